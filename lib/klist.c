@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * klist.c - lists whose nodes carry a reference count.
+ *
+ * After the 2005 design by Patrick Mochel, with what the kernel learned
+ * since applied (the K-lessons of the project's design notes).
+ *
+ * Each linked node holds one reference for being on the list; an
+ * iterator standing on a node holds another.  klist_del() marks the
+ * node dead and drops the list's reference: the node stays linked, and
+ * can be stepped past, until the last iterator moves on, but no walk
+ * returns it again.  klist_remove() does the same and then sleeps until
+ * the node is unlinked, so its memory can be reused on return.
+ *
+ * The optional get/put callbacks pin whatever object embeds the node:
+ * get runs when the node is added, put once it has been unlinked, with
+ * no lock held so that put may sleep and free the object.
+ *
+ * Every section under k_lock runs with interrupts disabled, so a list
+ * may be walked from any context; put() must then be safe there too.
+ */
+
+#include <linux/klist.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/sched.h>
+
+/*
+ * struct klist is pointer-aligned, so the low bit of n_klist is free:
+ * it marks a node that was deleted but is still held by an iterator.
+ */
+#define KNODE_DEAD		1LU
+#define KNODE_KLIST_MASK	~KNODE_DEAD
+
+static struct klist *knode_klist(struct klist_node *knode)
+{
+	return (struct klist *)
+		((unsigned long)READ_ONCE(knode->n_klist) & KNODE_KLIST_MASK);
+}
+
+static bool knode_dead(struct klist_node *knode)
+{
+	return (unsigned long)READ_ONCE(knode->n_klist) & KNODE_DEAD;
+}
+
+static void knode_set_klist(struct klist_node *knode, struct klist *klist)
+{
+	WRITE_ONCE(knode->n_klist, klist);
+}
+
+static void knode_kill(struct klist_node *knode)
+{
+	WRITE_ONCE(knode->n_klist,
+		   (void *)((unsigned long)knode->n_klist | KNODE_DEAD));
+}
+
+static struct klist_node *to_klist_node(struct list_head *n)
+{
+	return container_of(n, struct klist_node, n_node);
+}
+
+/**
+ * klist_init - Initialize a klist structure.
+ * @k: The klist we're initializing.
+ * @get: The get function for the embedding object (NULL if none)
+ * @put: The put function for the embedding object (NULL if none)
+ *
+ * @get is called when a node is added, @put once a node has been taken
+ * off the list, without the list lock held.
+ */
+void klist_init(struct klist *k, void (*get)(struct klist_node *),
+		void (*put)(struct klist_node *))
+{
+	INIT_LIST_HEAD(&k->k_list);
+	spin_lock_init(&k->k_lock);
+	k->get = get;
+	k->put = put;
+}
+EXPORT_SYMBOL_GPL(klist_init);
+
+static void klist_node_init(struct klist *k, struct klist_node *n)
+{
+	INIT_LIST_HEAD(&n->n_node);
+	kref_init(&n->n_ref);
+	knode_set_klist(n, k);
+	if (k->get)
+		k->get(n);
+}
+
+/* Link @n after @prev, which is the list head or a node on @k. */
+static void klist_link(struct klist *k, struct klist_node *n,
+		       struct list_head *prev)
+{
+	unsigned long flags;
+
+	klist_node_init(k, n);
+	spin_lock_irqsave(&k->k_lock, flags);
+	list_add(&n->n_node, prev);
+	spin_unlock_irqrestore(&k->k_lock, flags);
+}
+
+/**
+ * klist_add_head - Initialize a klist_node and add it to front.
+ * @n: node we're adding.
+ * @k: klist it's going on.
+ */
+void klist_add_head(struct klist_node *n, struct klist *k)
+{
+	if (WARN_ON(!n || !k))
+		return;
+	klist_link(k, n, &k->k_list);
+}
+EXPORT_SYMBOL_GPL(klist_add_head);
+
+/**
+ * klist_add_tail - Initialize a klist_node and add it to back.
+ * @n: node we're adding.
+ * @k: klist it's going on.
+ */
+void klist_add_tail(struct klist_node *n, struct klist *k)
+{
+	if (WARN_ON(!n || !k))
+		return;
+	klist_link(k, n, k->k_list.prev);
+}
+EXPORT_SYMBOL_GPL(klist_add_tail);
+
+/**
+ * klist_add_behind - Init a klist_node and add it after an existing node
+ * @n: node we're adding.
+ * @pos: node to put @n after; the caller keeps it linked meanwhile.
+ */
+void klist_add_behind(struct klist_node *n, struct klist_node *pos)
+{
+	struct klist *k;
+
+	if (WARN_ON(!n || !pos))
+		return;
+	k = knode_klist(pos);
+	if (WARN(!k, "klist: adding behind a node that is on no list\n"))
+		return;
+	klist_link(k, n, &pos->n_node);
+}
+EXPORT_SYMBOL_GPL(klist_add_behind);
+
+/**
+ * klist_add_before - Init a klist_node and add it before an existing node
+ * @n: node we're adding.
+ * @pos: node to put @n before; the caller keeps it linked meanwhile.
+ */
+void klist_add_before(struct klist_node *n, struct klist_node *pos)
+{
+	struct klist *k;
+
+	if (WARN_ON(!n || !pos))
+		return;
+	k = knode_klist(pos);
+	if (WARN(!k, "klist: adding before a node that is on no list\n"))
+		return;
+	klist_link(k, n, pos->n_node.prev);
+}
+EXPORT_SYMBOL_GPL(klist_add_before);
+
+/* A task sleeping in klist_remove(), on its own stack. */
+struct klist_waiter {
+	struct list_head list;
+	struct klist_node *node;
+	struct task_struct *process;
+	int woken;
+};
+
+/* Nests inside k_lock; always taken with interrupts disabled. */
+static DEFINE_SPINLOCK(klist_remove_lock);
+static LIST_HEAD(klist_remove_waiters);
+
+/* The last reference is gone: unlink the node and wake its removers. */
+static void klist_release(struct kref *kref)
+{
+	struct klist_node *n = container_of(kref, struct klist_node, n_ref);
+	struct klist_waiter *waiter, *tmp;
+
+	WARN_ON(!knode_dead(n));
+	list_del(&n->n_node);
+	/*
+	 * A remover may return, and free the node and its waiter, as soon
+	 * as it sees woken set.  So everything that touches either is done
+	 * before that store: the node is detached first, the task read
+	 * first, and woken is the last write to the waiter.
+	 */
+	knode_set_klist(n, NULL);
+	spin_lock(&klist_remove_lock);
+	list_for_each_entry_safe(waiter, tmp, &klist_remove_waiters, list) {
+		struct task_struct *p;
+
+		if (waiter->node != n)
+			continue;
+		list_del(&waiter->list);
+		p = waiter->process;
+		smp_store_release(&waiter->woken, 1);
+		/* @p cannot exit before we unlock: it still has to run. */
+		wake_up_process(p);
+	}
+	spin_unlock(&klist_remove_lock);
+}
+
+/* Drop one reference, with k_lock held; true if it was the last. */
+static bool klist_dec_and_del(struct klist_node *n)
+{
+	return kref_put(&n->n_ref, klist_release);
+}
+
+/* Drop an iterator's reference on @n. */
+static void klist_put(struct klist_node *n)
+{
+	/* Read before the put: the release clears n_klist. */
+	struct klist *k = knode_klist(n);
+	void (*put)(struct klist_node *) = k->put;
+	unsigned long flags;
+
+	spin_lock_irqsave(&k->k_lock, flags);
+	if (!klist_dec_and_del(n))
+		put = NULL;
+	spin_unlock_irqrestore(&k->k_lock, flags);
+	if (put)
+		put(n);
+}
+
+/*
+ * Mark @n dead and drop the list's reference on it.  With @waiter, the
+ * waiter is queued under the same lock, so the release cannot slip in
+ * between, and a node that is already dead is fine: several tasks may
+ * remove one node.  Returns -ENOENT if @n is on no list, -EALREADY if a
+ * plain delete finds it dead already.
+ */
+static int klist_kill(struct klist_node *n, struct klist_waiter *waiter)
+{
+	struct klist *k = knode_klist(n);
+	void (*put)(struct klist_node *);
+	unsigned long flags;
+	bool last = false;
+
+	if (!k)
+		return -ENOENT;
+	put = k->put;
+	spin_lock_irqsave(&k->k_lock, flags);
+	if (knode_klist(n) != k) {
+		/* Released while we took the lock. */
+		spin_unlock_irqrestore(&k->k_lock, flags);
+		return -ENOENT;
+	}
+	if (waiter) {
+		spin_lock(&klist_remove_lock);
+		list_add_tail(&waiter->list, &klist_remove_waiters);
+		spin_unlock(&klist_remove_lock);
+	} else if (knode_dead(n)) {
+		spin_unlock_irqrestore(&k->k_lock, flags);
+		return -EALREADY;
+	}
+	if (!knode_dead(n)) {
+		knode_kill(n);
+		last = klist_dec_and_del(n);
+	}
+	spin_unlock_irqrestore(&k->k_lock, flags);
+	if (last && put)
+		put(n);
+	return 0;
+}
+
+/**
+ * klist_del - Decrement the reference count of node and try to remove.
+ * @n: node we're deleting.
+ *
+ * The node is unlinked at once unless an iterator stands on it; no walk
+ * returns it again either way.  Deleting a node twice is reported and
+ * otherwise ignored.
+ */
+void klist_del(struct klist_node *n)
+{
+	int err;
+
+	if (WARN_ON(!n))
+		return;
+	err = klist_kill(n, NULL);
+	WARN(err == -EALREADY, "klist: node %p deleted twice\n", n);
+	WARN(err == -ENOENT, "klist: deleting node %p that is on no list\n", n);
+}
+EXPORT_SYMBOL_GPL(klist_del);
+
+/**
+ * klist_remove - Decrement the refcount of node and wait for it to go away.
+ * @n: node we're removing.
+ *
+ * Sleeps until no iterator holds @n.  Never call it on the node that
+ * your own walk stands on: the walk would wait for itself.
+ */
+void klist_remove(struct klist_node *n)
+{
+	struct klist_waiter waiter;
+
+	might_sleep();
+	if (WARN_ON(!n))
+		return;
+	waiter.node = n;
+	waiter.process = current;
+	waiter.woken = 0;
+	if (klist_kill(n, &waiter))
+		return;		/* already off its list: nothing to wait for */
+
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (smp_load_acquire(&waiter.woken))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+EXPORT_SYMBOL_GPL(klist_remove);
+
+/**
+ * klist_node_attached - Say whether a node is bound to a list or not.
+ * @n: Node that we're testing.
+ *
+ * True from the add until the node is unlinked, dead or not.
+ */
+int klist_node_attached(struct klist_node *n)
+{
+	return READ_ONCE(n->n_klist) != NULL;
+}
+EXPORT_SYMBOL_GPL(klist_node_attached);
+
+/**
+ * klist_iter_init_node - Initialize a klist_iter structure.
+ * @k: klist we're iterating.
+ * @i: klist_iter we're filling.
+ * @n: node to start with.
+ *
+ * The walk starts after @n and holds a reference on it meanwhile.  If
+ * @n has been deleted already (or is NULL) the walk starts at the head.
+ */
+void klist_iter_init_node(struct klist *k, struct klist_iter *i,
+			  struct klist_node *n)
+{
+	i->i_klist = k;
+	i->i_cur = NULL;
+	if (!n)
+		return;
+	if (WARN(knode_klist(n) && knode_klist(n) != k,
+		 "klist: walk of %p starts from a node of another list\n", k))
+		return;
+	if (!knode_dead(n) && kref_get_unless_zero(&n->n_ref))
+		i->i_cur = n;
+}
+EXPORT_SYMBOL_GPL(klist_iter_init_node);
+
+/**
+ * klist_iter_init - Initialize a klist_iter structure.
+ * @k: klist we're iterating.
+ * @i: klist_iter structure we're filling.
+ */
+void klist_iter_init(struct klist *k, struct klist_iter *i)
+{
+	klist_iter_init_node(k, i, NULL);
+}
+EXPORT_SYMBOL_GPL(klist_iter_init);
+
+/**
+ * klist_iter_exit - Finish a list iteration.
+ * @i: Iterator structure.
+ *
+ * Must be called when stopping iteration, even if we've walked the
+ * whole list: it drops the reference on the current node.
+ */
+void klist_iter_exit(struct klist_iter *i)
+{
+	if (i->i_cur) {
+		klist_put(i->i_cur);
+		i->i_cur = NULL;
+	}
+}
+EXPORT_SYMBOL_GPL(klist_iter_exit);
+
+/* One step of a walk, either way: take the next live node, drop the old. */
+static struct klist_node *klist_step(struct klist_iter *i, bool forward)
+{
+	struct klist *k = i->i_klist;
+	void (*put)(struct klist_node *) = k->put;
+	struct klist_node *last = i->i_cur;
+	struct list_head *head = &k->k_list;
+	struct list_head *pos = last ? &last->n_node : head;
+	unsigned long flags;
+
+	spin_lock_irqsave(&k->k_lock, flags);
+	i->i_cur = NULL;
+	for (pos = forward ? pos->next : pos->prev; pos != head;
+	     pos = forward ? pos->next : pos->prev) {
+		struct klist_node *n = to_klist_node(pos);
+
+		if (knode_dead(n))
+			continue;
+		kref_get(&n->n_ref);
+		i->i_cur = n;
+		break;
+	}
+	/* Only now: the old node's links were needed to take the step. */
+	if (!last || !klist_dec_and_del(last))
+		put = NULL;
+	spin_unlock_irqrestore(&k->k_lock, flags);
+
+	if (put)
+		put(last);
+	return i->i_cur;
+}
+
+/**
+ * klist_prev - Ante up prev node in list.
+ * @i: Iterator structure.
+ *
+ * Drops the reference on the node we were on and takes one on the
+ * previous live node, which is returned (NULL at the head).  Safe with
+ * interrupts disabled.
+ */
+struct klist_node *klist_prev(struct klist_iter *i)
+{
+	return klist_step(i, false);
+}
+EXPORT_SYMBOL_GPL(klist_prev);
+
+/**
+ * klist_next - Ante up next node in list.
+ * @i: Iterator structure.
+ *
+ * Drops the reference on the node we were on and takes one on the next
+ * live node, which is returned (NULL at the end).  Safe with interrupts
+ * disabled.
+ */
+struct klist_node *klist_next(struct klist_iter *i)
+{
+	return klist_step(i, true);
+}
+EXPORT_SYMBOL_GPL(klist_next);

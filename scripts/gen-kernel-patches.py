@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Generate the kernel patch series (kernel-patches/) from the project's
+# sources against a pristine Debian linux-source-6.1 tree.
+#
+# The series is built in a throw-away git repository holding only the
+# pristine versions of the files the series touches, one commit per patch,
+# and written out with `git format-patch` using a fixed author and date,
+# zero commit ids and no signature, so regenerating from unchanged sources
+# gives byte-identical files.
+#
+# Usage:
+#   gen-kernel-patches.py --pristine TREE [--project ROOT] [--out DIR]
+#                         [--meta DIR] [--list-files]
+#
+#   --pristine TREE  pristine linux-source-6.1 tree (only read)
+#   --project ROOT   project root (default: the parent of scripts/)
+#   --out DIR        where the NNNN-*.patch files go (default
+#                    ROOT/kernel-patches); stale *.patch files in DIR are
+#                    removed, nothing else in DIR is touched
+#   --meta DIR       also write DIR/suites.json (expected KUnit suites and
+#                    cases, derived from the test files in the series) and
+#                    DIR/kunitconfig.suites (Kconfig lines enabling them)
+#   --list-files     print "project-path tree-path" for every file the
+#                    series copies verbatim, and exit
+#
+# The manifest is the PATCHES table below.  A patch whose sources are all
+# absent is skipped (and the remaining patches are renumbered).
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+AUTHOR_NAME = 'klist-port developers'
+AUTHOR_EMAIL = 'klist-port@localhost'
+AUTHOR = '%s <%s>' % (AUTHOR_NAME, AUTHOR_EMAIL)
+FIXED_DATE = '2024-01-01T00:00:00+0000'
+MAINTAINERS_ENTRY = 'KLIST-PORT KLIST, DDM BINDING CORE AND KUNIT SUITES'
+
+# ---------------------------------------------------------------------------
+# Manifest.  Each patch lists (project glob, tree directory or path) pairs.
+# A glob maps every matching project file into the tree directory under its
+# own name; a plain path maps to the given tree path.  'needs' names
+# components (see COMPONENTS) a file needs to compile; files whose
+# component is absent are left out.
+# ---------------------------------------------------------------------------
+
+# component -> project globs whose presence makes the component available
+COMPONENTS = {
+	'klist': ['lib/klist.c', 'include/linux/klist.h'],
+	'ddm': ['lib/ddm*.c'],
+}
+
+PATCHES = [
+	{
+		'key': 'klist',
+		'files': [
+			('include/linux/klist.h', 'include/linux/klist.h'),
+			('lib/klist.c', 'lib/klist.c'),
+		],
+	},
+	{
+		'key': 'ddm',
+		'files': [
+			('include/linux/ddm*.h', 'include/linux/'),
+			('lib/ddm*.c', 'lib/'),
+		],
+		'requires': 'ddm',
+	},
+	{
+		'key': 'kunit',
+		'files': [
+			('tests/unit/*-test.c', 'lib/'),
+			('tests/qemu/*-test.c', 'lib/'),
+		],
+	},
+]
+
+# Tests whose file name starts with a component name need that component.
+TEST_COMPONENT_PREFIXES = [('ddm', 'ddm')]
+
+MSG_KLIST = """\
+klist: replace with the klist-port implementation
+
+The klist-port project re-implements the 2005 klist design (a list whose
+nodes can be removed while iterators still hold them) and tests it both
+in userspace, on a pthread shim, and in the kernel.  Replace the kernel's
+klist with the project's files, byte for byte, so that the booted driver
+core, which keeps every bus, driver and child list in a klist, runs on
+the code the project tests.
+
+The implementation keeps the 6.1 API and follows the rules the kernel
+arrived at after the 2005 RFC:
+
+ - starting a walk at a node takes a reference on it, and only if the
+   node is still live;
+ - a deleted node is marked dead, new walks skip it, walks holding it
+   still step past it;
+ - every klist_remove() caller of a node is woken, and a node can be
+   added again once klist_remove() has returned;
+ - the get/put hooks pin the containing object, put runs after the final
+   unlink with the list lock dropped;
+ - klist_next() and klist_prev() work with interrupts disabled.
+
+It also closes a window 6.1 leaves open: klist_release() set
+waiter->woken and only then read waiter->process and cleared n_klist,
+while the remover may already have returned and freed both the node and
+the waiter on its stack.  The waiter's task is read and n_klist cleared
+first, ->woken is set last.
+"""
+
+MSG_DDM = """\
+driver core: add the ddm binding core
+
+Add the klist-port binding core (ddm): buses, devices and drivers kept
+on klists, with binding and unbinding done under the locking rules the
+driver-model locking work of 2005 ended up with (join the bus list
+before probing, detach by pinning the last bound device, re-check the
+driver under the device lock, refuse to bind a bound device).
+
+The files are the project's, copied verbatim to lib/ and include/linux/,
+next to klist which they build on.  ddm does not replace or hook into
+drivers/base/: it has its own bool symbol, CONFIG_DDM, default off, and
+exists in the kernel only so its KUnit suites can run on SMP under
+lockdep, KASAN and KCSAN.
+"""
+
+KUNIT_INTRO = (
+	'Add the KUnit suites of the klist-port project to the kernel build, '
+	'each file with its own Kconfig symbol following the usual KUnit '
+	'pattern (depends on KUNIT, default KUNIT_ALL_TESTS).')
+
+KUNIT_SHARED = (
+	'The shared suites (%s) are the project\'s tests/unit/ files, '
+	'compiled unchanged: in userspace against a pthread shim and here '
+	'against the real kernel, where they must report the same cases.')
+
+KUNIT_KERNEL_ONLY = (
+	'The kernel-only suites, from the project\'s tests/qemu/, exercise '
+	'what userspace cannot:')
+
+# Descriptions of the kernel-only suite files, by file name.
+KERNEL_ONLY_DESC = {
+	'klist-kthread-test.c':
+		'kthreads walk a klist while others add, delete and '
+		'klist_remove() nodes on it; a walk must never return a node '
+		'twice or a node deleted before it started, the get/put hooks '
+		'must balance and every node must be freed; two klist_remove() '
+		'callers of one node must both return',
+	'ddm-kthread-test.c':
+		'kthreads register and unregister ddm devices and drivers '
+		'concurrently; every device ends up unbound and released',
+	'klist-platform-test.c':
+		'walks the real platform bus with bus_for_each_dev() and '
+		'device_for_each_child{,_reverse}(), proving the booted driver '
+		'core runs on the replaced klist',
+}
+
+
+
+def die(msg):
+	sys.stderr.write('gen-kernel-patches: %s\n' % msg)
+	sys.exit(1)
+
+
+def proj_glob(root, pattern):
+	d, pat = os.path.split(pattern)
+	full = os.path.join(root, d)
+	if not os.path.isdir(full):
+		return []
+	names = sorted(n for n in os.listdir(full)
+		       if fnmatch.fnmatchcase(n, pat) and
+		       os.path.isfile(os.path.join(full, n)))
+	return [os.path.join(d, n) for n in names]
+
+
+def components(root):
+	have = set()
+	for comp, globs in COMPONENTS.items():
+		if any(proj_glob(root, g) for g in globs):
+			have.add(comp)
+	return have
+
+
+def test_needs(path):
+	base = os.path.basename(path)
+	needs = {'klist'}
+	for prefix, comp in TEST_COMPONENT_PREFIXES:
+		if base.startswith(prefix):
+			needs.add(comp)
+	return needs
+
+
+def resolve_patch(root, patch, have):
+	"""List of (project path, tree path) for the patch, given components."""
+	if patch.get('requires') and patch['requires'] not in have:
+		return []
+	out = []
+	for pattern, dest in patch['files']:
+		for p in proj_glob(root, pattern):
+			if patch['key'] == 'kunit' and not test_needs(p) <= have:
+				continue
+			if dest.endswith('/'):
+				out.append((p, dest + os.path.basename(p)))
+			else:
+				out.append((p, dest))
+	return out
+
+
+# --- KUnit metadata --------------------------------------------------------
+
+def strip_comments(text):
+	text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+	return re.sub(r'//[^\n]*', ' ', text)
+
+
+def kunit_suites(path):
+	"""Return [(suite name, [case names])] declared in a KUnit file."""
+	with open(path, encoding='utf-8') as f:
+		text = strip_comments(f.read())
+	arrays = {}
+	for m in re.finditer(r'struct\s+kunit_case\s+(\w+)\s*\[\s*\w*\s*\]\s*='
+			     r'\s*\{(.*?)\}\s*;', text, re.S):
+		cases = re.findall(r'\bKUNIT_CASE\w*\s*\(\s*(\w+)', m.group(2))
+		arrays[m.group(1)] = cases
+	suites = []
+	for m in re.finditer(r'struct\s+kunit_suite\s+(\w+)\s*=\s*\{(.*?)\}\s*;',
+			     text, re.S):
+		body = m.group(2)
+		name = re.search(r'\.name\s*=\s*"([^"]+)"', body)
+		cases = re.search(r'\.test_cases\s*=\s*(\w+)', body)
+		if not name:
+			die('%s: suite %s has no .name' % (path, m.group(1)))
+		if not cases or cases.group(1) not in arrays:
+			die('%s: suite %s: cannot find its test_cases array' %
+			    (path, name.group(1)))
+		suites.append((name.group(1), arrays[cases.group(1)]))
+	if not suites:
+		die('%s: no struct kunit_suite found' % path)
+	return suites
+
+
+def kconfig_symbol(tree_path):
+	base = os.path.basename(tree_path)
+	base = re.sub(r'([-_]test|[-_]kunit)?\.c$', '', base)
+	return re.sub(r'[^A-Za-z0-9]', '_', base).upper() + '_KUNIT_TEST'
+
+
+def exports(root, comp):
+	"""True if every source of a component exports symbols (modular use)."""
+	srcs = [p for g in COMPONENTS[comp] if g.endswith('.c')
+		for p in proj_glob(root, g)]
+	if not srcs:
+		return False
+	for p in srcs:
+		with open(os.path.join(root, p), encoding='utf-8') as f:
+			if 'EXPORT_SYMBOL' not in f.read():
+				return False
+	return True
+
+
+def kconfig_entry(root, proj_path, tree_path, suites):
+	sym = kconfig_symbol(tree_path)
+	needs = sorted(test_needs(proj_path))
+	# A test may be a module only if what it tests is exported.
+	modular = all(exports(root, c) for c in needs)
+	deps = ['KUNIT'] + ['DDM' for c in needs if c == 'ddm']
+	names = ', '.join(s for s, _ in suites)
+	origin = 'shared with the userspace build' \
+		if proj_path.startswith('tests/unit/') else 'kernel-only'
+	what = ('This builds the klist-port KUnit suite file %s (%s, '
+		'the project\'s %s), suites: %s.' %
+		(os.path.basename(tree_path), origin, proj_path, names))
+	lines = [
+		'config %s' % sym,
+		'\t%s "KUnit tests for %s" if !KUNIT_ALL_TESTS' %
+		('tristate' if modular else 'bool', names),
+		'\tdepends on %s' % ' && '.join(deps),
+		'\tdefault KUNIT_ALL_TESTS',
+		'\thelp',
+	]
+	lines += ['\t  ' + l for l in textwrap.wrap(what, 64, break_on_hyphens=False,
+						    break_long_words=False)]
+	lines += [
+		'',
+		'\t  KUnit tests run during boot and output the results to the',
+		'\t  debug log in KTAP format.  Only useful for kernel developers',
+		'\t  running the KUnit test harness, not for production builds.',
+		'',
+		'\t  If unsure, say N.',
+		'',
+	]
+	return sym, '\n'.join(lines) + '\n'
+
+
+def kunit_message(subject, files, suites_meta):
+	def fill(text, indent=''):
+		return textwrap.fill(text, 72, initial_indent=indent,
+				     subsequent_indent=' ' * len(indent),
+				     break_on_hyphens=False)
+
+	def suites_of(t):
+		return [n for n, m in sorted(suites_meta.items())
+			if m['file'] == t]
+
+	paras = [fill(KUNIT_INTRO)]
+	shared = [n for p, t in files if p.startswith('tests/unit/')
+		  for n in suites_of(t)]
+	if shared:
+		paras.append(fill(KUNIT_SHARED % ', '.join(shared)))
+	only = [(p, t) for p, t in files if p.startswith('tests/qemu/')]
+	if only:
+		items = [fill(KUNIT_KERNEL_ONLY)]
+		for p, t in only:
+			desc = KERNEL_ONLY_DESC.get(os.path.basename(p),
+						    'see the file')
+			items.append(fill('%s (%s): %s.' %
+					  (', '.join(suites_of(t)),
+					   os.path.basename(t), desc), ' - '))
+		paras.append('\n\n'.join(items))
+	return subject + '\n\n' + '\n\n'.join(paras) + '\n'
+
+
+# --- edits of pristine tree files ------------------------------------------
+
+def insert_after_line(text, anchor_re, new, what):
+	m = re.search(anchor_re, text, re.M)
+	if not m:
+		die('cannot find the anchor for %s' % what)
+	end = text.index('\n', m.end()) + 1
+	return text[:end] + new + text[end:]
+
+
+def insert_before_next_config(text, sym, new):
+	"""Insert new before the config entry following 'config sym'."""
+	m = re.search(r'^config %s\n' % re.escape(sym), text, re.M)
+	if not m:
+		die('cannot find config %s' % sym)
+	n = re.search(r'^(config|menuconfig|endmenu|endif|if|menu|source)\b',
+		      text[m.end():], re.M)
+	if not n:
+		die('cannot find the entry after config %s' % sym)
+	pos = m.end() + n.start()
+	return text[:pos] + new + text[pos:]
+
+
+def maintainers_entry(text, patterns):
+	"""Add or replace our MAINTAINERS entry, placed in alphabetic order."""
+	entry = [MAINTAINERS_ENTRY,
+		 'M:\t%s' % AUTHOR,
+		 'S:\tMaintained']
+	entry += ['F:\t%s' % p for p in sorted(patterns)]
+	block = '\n'.join(entry) + '\n\n'
+	key = MAINTAINERS_ENTRY.upper()
+	lines = text.split('\n')
+	# drop a previous version of our entry
+	if MAINTAINERS_ENTRY in lines:
+		i = lines.index(MAINTAINERS_ENTRY)
+		j = i
+		while lines[j] != '':
+			j += 1
+		del lines[i:j + 1]
+	# The list is not strictly sorted: put the entry after the entry
+	# whose header is the greatest one below ours (case-insensitive).
+	start = lines.index('Maintainers List')
+	pos = best = None
+	for i in range(start + 2, len(lines) - 1):
+		if not (lines[i - 1] == '' and re.match(r'^[A-Z0-9]', lines[i])
+			and re.match(r'^[A-Z]:\t', lines[i + 1])):
+			continue
+		h = lines[i].upper()
+		if h < key and (best is None or h > best):
+			best, pos = h, i
+	if pos is not None:
+		while lines[pos] != '':
+			pos += 1
+		pos += 1
+	if pos is None:
+		die('cannot place the MAINTAINERS entry')
+	text = '\n'.join(lines[:pos]) + '\n' + block + '\n'.join(lines[pos:])
+	return text
+
+
+def read(path):
+	with open(path, encoding='utf-8', newline='') as f:
+		return f.read()
+
+
+def write(path, text):
+	os.makedirs(os.path.dirname(path), exist_ok=True)
+	with open(path, 'w', encoding='utf-8', newline='') as f:
+		f.write(text)
+
+
+# --- git -------------------------------------------------------------------
+
+def git(repo, *args, **kw):
+	env = dict(os.environ)
+	for k in list(env):
+		if k.startswith('GIT_'):
+			del env[k]
+	env.update({
+		'GIT_CONFIG_NOSYSTEM': '1',
+		'GIT_CONFIG_GLOBAL': os.devnull,
+		'GIT_AUTHOR_NAME': AUTHOR_NAME,
+		'GIT_AUTHOR_EMAIL': AUTHOR_EMAIL,
+		'GIT_AUTHOR_DATE': FIXED_DATE,
+		'GIT_COMMITTER_NAME': AUTHOR_NAME,
+		'GIT_COMMITTER_EMAIL': AUTHOR_EMAIL,
+		'GIT_COMMITTER_DATE': FIXED_DATE,
+		'LC_ALL': 'C',
+		'TZ': 'UTC',
+	})
+	env.pop('COLUMNS', None)
+	return subprocess.run(['git', '-C', repo] + list(args), env=env,
+			      check=True, stdout=subprocess.PIPE,
+			      universal_newlines=True, **kw).stdout
+
+
+def main():
+	here = os.path.dirname(os.path.abspath(__file__))
+	ap = argparse.ArgumentParser()
+	ap.add_argument('--project', default=os.path.dirname(here))
+	ap.add_argument('--pristine')
+	ap.add_argument('--out')
+	ap.add_argument('--meta')
+	ap.add_argument('--list-files', action='store_true')
+	args = ap.parse_args()
+	root = os.path.abspath(args.project)
+	have = components(root)
+
+	active = []
+	for patch in PATCHES:
+		files = resolve_patch(root, patch, have)
+		if files:
+			active.append((patch, files))
+
+	if args.list_files:
+		for _, files in active:
+			for p, t in files:
+				print(p, t)
+		return 0
+
+	if not args.pristine:
+		die('--pristine TREE is required')
+	pristine = os.path.abspath(args.pristine)
+	if not os.path.isfile(os.path.join(pristine, 'lib/klist.c')):
+		die('%s does not look like a kernel tree' % pristine)
+	out = os.path.abspath(args.out or os.path.join(root, 'kernel-patches'))
+
+	# Work out every tree file the series edits, beyond the copies.
+	suites_meta = {}
+	kconfig_lines = []
+	for patch, files in active:
+		if patch['key'] == 'ddm':
+			kconfig_lines.append('CONFIG_DDM=y')
+		if patch['key'] != 'kunit':
+			continue
+		for p, t in files:
+			if os.path.exists(os.path.join(pristine, t)):
+				die('%s would overwrite the tree\'s own %s' % (p, t))
+			suites = kunit_suites(os.path.join(root, p))
+			for name, cases in suites:
+				if name in suites_meta:
+					die('suite %s declared twice' % name)
+				suites_meta[name] = {'file': t, 'source': p,
+						     'cases': cases}
+			kconfig_lines.append('CONFIG_%s=y' % kconfig_symbol(t))
+
+	edited = ['lib/Kconfig', 'lib/Kconfig.debug', 'lib/Makefile',
+		  'MAINTAINERS']
+	copied = [t for _, files in active for _, t in files]
+
+	tmp = tempfile.mkdtemp(prefix='gen-kernel-patches.')
+	try:
+		repo = os.path.join(tmp, 'repo')
+		os.mkdir(repo)
+		git(repo, 'init', '-q')
+		git(repo, 'config', 'core.abbrev', '12')
+		git(repo, 'config', 'core.autocrlf', 'false')
+		for t in sorted(set(edited + copied)):
+			src = os.path.join(pristine, t)
+			if os.path.exists(src):
+				os.makedirs(os.path.dirname(os.path.join(repo, t)),
+					    exist_ok=True)
+				shutil.copyfile(src, os.path.join(repo, t))
+		git(repo, 'add', '-A')
+		git(repo, 'commit', '-q', '-m', 'pristine linux-source-6.1 files')
+		base = git(repo, 'rev-parse', 'HEAD').strip()
+
+		new_files = []
+		tests_subject = None
+		for patch, files in active:
+			for p, t in files:
+				shutil.copyfile(os.path.join(root, p),
+						os.path.join(repo, t))
+			if patch['key'] == 'klist':
+				msg = MSG_KLIST
+			elif patch['key'] == 'ddm':
+				objs = ' '.join(os.path.basename(t)[:-2] + '.o'
+						for _, t in files
+						if t.endswith('.c'))
+				kc = os.path.join(repo, 'lib/Kconfig')
+				write(kc, insert_before_next_config(
+					read(kc), 'OBJAGG', DDM_KCONFIG))
+				mk = os.path.join(repo, 'lib/Makefile')
+				write(mk, insert_after_line(
+					read(mk), r'^obj-\$\(CONFIG_OBJAGG\) \+= objagg\.o$',
+					'\n# klist-port binding core\nobj-$(CONFIG_DDM) += %s\n'
+					% objs, 'lib/Makefile'))
+				msg = MSG_DDM
+			else:
+				entries = ''
+				objs = ''
+				for p, t in files:
+					suites = [(n, m['cases'])
+						  for n, m in suites_meta.items()
+						  if m['file'] == t]
+					sym, entry = kconfig_entry(root, p, t, suites)
+					entries += entry
+					objs += 'obj-$(CONFIG_%s) += %s\n' % (
+						sym, os.path.basename(t)[:-2] + '.o')
+				kd = os.path.join(repo, 'lib/Kconfig.debug')
+				write(kd, insert_before_next_config(
+					read(kd), 'LIST_KUNIT_TEST', entries))
+				mk = os.path.join(repo, 'lib/Makefile')
+				write(mk, insert_after_line(
+					read(mk),
+					r'^obj-\$\(CONFIG_LIST_KUNIT_TEST\) \+= list-test\.o$',
+					objs, 'lib/Makefile'))
+				prefix = 'klist, ddm' if 'ddm' in have else 'klist'
+				msg = kunit_message('%s: add KUnit suites' % prefix,
+						    files, suites_meta)
+			added = [t for _, t in files
+				 if not os.path.exists(os.path.join(pristine, t))]
+			if added:
+				new_files += added
+				mt = os.path.join(repo, 'MAINTAINERS')
+				write(mt, maintainers_entry(read(mt), new_files))
+			msg += '\nSigned-off-by: %s\n' % AUTHOR
+			git(repo, 'add', '-A')
+			if not git(repo, 'status', '--porcelain'):
+				# the sources equal the pristine files
+				sys.stderr.write('gen-kernel-patches: "%s" changes '
+						 'nothing, skipped\n' %
+						 msg.split('\n')[0])
+				continue
+			git(repo, 'commit', '-q', '--cleanup=verbatim', '-F', '-',
+			    input=msg)
+
+		gen = os.path.join(tmp, 'out')
+		git(repo, 'format-patch', '-q', '--numbered', '--zero-commit',
+		    '--no-signature', '--stat=72', '--subject-prefix=PATCH',
+		    '-o', gen, '%s..HEAD' % base)
+		produced = sorted(os.listdir(gen))
+
+		os.makedirs(out, exist_ok=True)
+		for name in sorted(os.listdir(out)):
+			if name.endswith('.patch') and name not in produced:
+				os.remove(os.path.join(out, name))
+		for name in produced:
+			data = read(os.path.join(gen, name))
+			dst = os.path.join(out, name)
+			if not os.path.exists(dst) or read(dst) != data:
+				write(dst, data)
+	finally:
+		shutil.rmtree(tmp)
+
+	if args.meta:
+		meta = os.path.abspath(args.meta)
+		os.makedirs(meta, exist_ok=True)
+		write(os.path.join(meta, 'suites.json'),
+		      json.dumps(suites_meta, indent=1, sort_keys=True) + '\n')
+		write(os.path.join(meta, 'kunitconfig.suites'),
+		      '\n'.join(kconfig_lines) + '\n')
+	return 0
+
+
+DDM_KCONFIG = """\
+config DDM
+	bool "klist-port ddm driver binding core"
+	help
+	  The binding core of the klist-port project: buses, devices and
+	  drivers kept on klists, bound and unbound under the driver-model
+	  locking rules.  It is independent of the driver core in
+	  drivers/base/ and only used by its KUnit suites.
+
+	  If unsure, say N.
+
+"""
+
+if __name__ == '__main__':
+	sys.exit(main())

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-check: build the kernel with the project's klist (and ddm, and the
+# KUnit suites) and run the suites under QEMU, then scan the console.
+#
+#   qemu-check.sh [--variant kasan|kcsan] [--project DIR] [--work DIR]
+#                 [--tarball FILE] [--jobs N] [--timeout SECONDS]
+#
+#   --variant  kasan (default): tests/qemu/kunitconfig, build in
+#              WORK/build; kcsan: tests/qemu/kunitconfig.kcsan, build in
+#              WORK/build-kcsan
+#   --project  project root (default: parent of scripts/)
+#   --work     where trees and builds live (default PROJECT/build/kernel;
+#              CMake passes ${CMAKE_BINARY_DIR}/kernel)
+#   --tarball  default /usr/src/linux-source-6.1.tar.xz
+#   --jobs     make -j (default: nproc)
+#   --timeout  seconds for the QEMU run (kunit.py --timeout, default 1200)
+#
+# Steps: unpack the tarball twice, once as a read-only pristine reference
+# and once as the work tree (both cached); generate the series from the
+# current sources into WORK/series; sync the work tree to pristine+series
+# rewriting only changed files; kunit.py run; scan-console.py.
+# Runs are serialised with a lock in WORK (one kernel build at a time).
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+project=$(dirname "$here")
+variant=kasan
+work=
+tarball=/usr/src/linux-source-6.1.tar.xz
+jobs=$(nproc)
+timeout=1200
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--variant) variant=$2; shift 2 ;;
+	--project) project=$2; shift 2 ;;
+	--work) work=$2; shift 2 ;;
+	--tarball) tarball=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) echo "qemu-check: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+
+project=$(cd "$project" && pwd)
+work=${work:-$project/build/kernel}
+case "$variant" in
+kasan)	kunitconfig=$project/tests/qemu/kunitconfig; build=$work/build ;;
+kcsan)	kunitconfig=$project/tests/qemu/kunitconfig.kcsan
+	build=$work/build-kcsan ;;
+*)	echo "qemu-check: unknown variant $variant" >&2; exit 2 ;;
+esac
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+exec 8>"$work/.qemu-check.lock"
+if ! flock -n 8; then
+	echo "qemu-check: waiting for another kernel build in $work"
+	flock 8
+fi
+
+t0=$(date +%s)
+step() {
+	echo "qemu-check[$variant] +$(( $(date +%s) - t0 ))s: $*"
+}
+
+step "unpacking (cached)"
+"$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
+"$here/kernel-tree.sh" unpack "$tarball" "$work/src"
+pristine=$work/pristine/linux-source-6.1
+src=$work/src/linux-source-6.1
+
+step "generating the series from $project"
+rm -rf "$work/series.new"
+python3 "$here/gen-kernel-patches.py" --project "$project" \
+	--pristine "$pristine" --out "$work/series.new" --meta "$work/series.new"
+rm -rf "$work/series"
+mv "$work/series.new" "$work/series"
+ls "$work/series"/*.patch | sed 's|^|  |'
+
+step "syncing $src"
+"$here/kernel-tree.sh" sync "$work/series" "$pristine" "$src"
+
+step "kunit.py run (build, boot, test); output in $build/kunit.out"
+mkdir -p "$build"
+rm -f "$build/test.log"
+set +e
+(cd "$src" && python3 tools/testing/kunit/kunit.py run \
+	--arch=x86_64 --build_dir="$build" \
+	--kunitconfig="$kunitconfig" \
+	--kunitconfig="$work/series/kunitconfig.suites" \
+	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+	--raw_output=all) < /dev/null > "$build/kunit.out" 2>&1
+rc=$?
+set -e
+grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
+	"$build/kunit.out" | sed 's|^|  |' || true
+if [ $rc -ne 0 ] || [ ! -s "$build/test.log" ]; then
+	step "kunit.py failed (exit $rc); end of $build/kunit.out:"
+	grep -E 'error:|Error [0-9]|ERROR' "$build/kunit.out" | head -40 || true
+	tail -40 "$build/kunit.out"
+	exit 1
+fi
+
+step "scanning $build/test.log"
+set +e
+python3 "$project/tests/qemu/scan-console.py" --log "$build/test.log" \
+	--suites "$work/series/suites.json"
+rc=$?
+set -e
+step "done: $([ $rc -eq 0 ] && echo PASS || echo FAIL)"
+exit $rc

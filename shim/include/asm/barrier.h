@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace shim: memory barriers as C11 fences. */
+#ifndef _SHIM_ASM_BARRIER_H
+#define _SHIM_ASM_BARRIER_H
+
+#define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb()	mb()
+#define smp_rmb()	rmb()
+#define smp_wmb()	wmb()
+
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+#endif

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit's test-writing API for userspace.  Test files written against
+ * the kernel's <kunit/test.h> compile unchanged against this one; the
+ * runner (shim/kunit/kunit-check.c) turns each kunit_suite into a Check
+ * suite and each KUNIT_CASE into one Check test, run in its own process.
+ *
+ * As in KUnit, a failed EXPECT marks the case failed and carries on; a
+ * failed ASSERT ends the case at once.
+ */
+#ifndef _SHIM_KUNIT_TEST_H
+#define _SHIM_KUNIT_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/module.h>
+#include <linux/err.h>
+
+struct kunit_shim_resource;
+
+struct kunit {
+	const char *name;
+	void *priv;
+	int failures;
+	char first_failure[768];
+	struct kunit_shim_resource *resources;
+};
+
+struct kunit_case {
+	void (*run_case)(struct kunit *test);
+	const char *name;
+};
+
+#define KUNIT_CASE(test_name)	{ .run_case = test_name, .name = #test_name }
+
+struct kunit_suite {
+	const char name[256];
+	int (*suite_init)(struct kunit_suite *suite);
+	void (*suite_exit)(struct kunit_suite *suite);
+	int (*init)(struct kunit *test);
+	void (*exit)(struct kunit *test);
+	struct kunit_case *test_cases;
+};
+
+void kunit_shim_register(struct kunit_suite **suites);
+
+#define kunit_test_suites(__suites...)					\
+	static struct kunit_suite *__PASTE(__kunit_suites_, __LINE__)[] = \
+		{ __suites, NULL };					\
+	__attribute__((__constructor__)) static void			\
+	__PASTE(__kunit_register_, __LINE__)(void)			\
+	{ kunit_shim_register(__PASTE(__kunit_suites_, __LINE__)); }
+
+#define kunit_test_suite(suite)	kunit_test_suites(&suite)
+
+void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp);
+void kunit_kfree(struct kunit *test, const void *ptr);
+
+static inline void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc_array(test, 1, size, gfp);
+}
+
+static inline void *kunit_kzalloc(struct kunit *test, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc(test, size, gfp | __GFP_ZERO);
+}
+
+static inline void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp_t gfp)
+{
+	return kunit_kmalloc_array(test, n, size, gfp | __GFP_ZERO);
+}
+
+#define kunit_printk(lvl, test, fmt, ...) \
+	printk(lvl "    # %s: " fmt "\n", (test)->name, ##__VA_ARGS__)
+#define kunit_info(test, fmt, ...)	kunit_printk(KERN_INFO, test, fmt, ##__VA_ARGS__)
+#define kunit_warn(test, fmt, ...)	kunit_printk(KERN_WARNING, test, fmt, ##__VA_ARGS__)
+#define kunit_err(test, fmt, ...)	kunit_printk(KERN_ERR, test, fmt, ##__VA_ARGS__)
+
+/* Records a failure; ends the case when @assert. */
+void __kunit_fail(struct kunit *test, const char *file, int line, bool assert,
+		  const char *what, const char *fmt, ...) __printf(6, 7);
+/* Only there so that _MSG formats are type-checked. */
+static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
+
+/* The user message of the checks that take none. */
+#define __KUNIT_NOMSG	"%s", ""
+
+#define __KUNIT_FAIL(test, assert, what, fmt...) do {			\
+	if (0)								\
+		__kunit_check_format(fmt);				\
+	__kunit_fail(test, __FILE__, __LINE__, assert, what, fmt);	\
+} while (0)
+
+#define KUNIT_FAIL(test, fmt, ...) \
+	__KUNIT_FAIL(test, false, "KUNIT_FAIL", fmt, ##__VA_ARGS__)
+#define KUNIT_SUCCEED(test)	do { } while (0)
+
+#define __KUNIT_TRUTH(test, assert, cond, expect, fmt...) do {		\
+	if (!!(cond) != (expect))					\
+		__KUNIT_FAIL(test, assert, "Expected " #cond " to be "	\
+			     #expect ", but is not", fmt);		\
+} while (0)
+
+#define __KUNIT_BINARY(test, assert, left, op, right, fmt...) do {	\
+	const __typeof__(left) __left = (left);				\
+	const __typeof__(right) __right = (right);			\
+	if (!(__left op __right)) {					\
+		char __what[512];					\
+		snprintf(__what, sizeof(__what),			\
+			 "Expected %s %s %s, but\n        %s == %lld\n        %s == %lld", \
+			 #left, #op, #right, #left, (long long)__left,	\
+			 #right, (long long)__right);			\
+		__KUNIT_FAIL(test, assert, __what, fmt);		\
+	}								\
+} while (0)
+
+#define __KUNIT_PTR(test, assert, left, op, right, fmt...) do {	\
+	const void *__left = (left), *__right = (right);		\
+	if (!(__left op __right)) {					\
+		char __what[512];					\
+		snprintf(__what, sizeof(__what),			\
+			 "Expected %s %s %s, but\n        %s == %p\n        %s == %p", \
+			 #left, #op, #right, #left, __left, #right, __right); \
+		__KUNIT_FAIL(test, assert, __what, fmt);		\
+	}								\
+} while (0)
+
+#define __KUNIT_STR(test, assert, left, op, right, fmt...) do {	\
+	const char *__left = (left), *__right = (right);		\
+	if (!(strcmp(__left, __right) op 0)) {				\
+		char __what[512];					\
+		snprintf(__what, sizeof(__what),			\
+			 "Expected %s %s %s, but\n        %s == \"%s\"\n        %s == \"%s\"", \
+			 #left, #op, #right, #left, __left, #right, __right); \
+		__KUNIT_FAIL(test, assert, __what, fmt);		\
+	}								\
+} while (0)
+
+#define __KUNIT_NOT_ERR_OR_NULL(test, assert, ptr, fmt...) do {	\
+	const void *__ptr = (ptr);					\
+	if (IS_ERR_OR_NULL(__ptr)) {					\
+		char __what[512];					\
+		snprintf(__what, sizeof(__what),			\
+			 "Expected %s is not error nor NULL, but is %p", #ptr, __ptr); \
+		__KUNIT_FAIL(test, assert, __what, fmt);		\
+	}								\
+} while (0)
+
+#define KUNIT_EXPECT_TRUE_MSG(t, c, fmt, ...)	__KUNIT_TRUTH(t, false, c, true, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_FALSE_MSG(t, c, fmt, ...)	__KUNIT_TRUTH(t, false, c, false, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_TRUE_MSG(t, c, fmt, ...)	__KUNIT_TRUTH(t, true, c, true, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_FALSE_MSG(t, c, fmt, ...)	__KUNIT_TRUTH(t, true, c, false, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_TRUE(t, c)		__KUNIT_TRUTH(t, false, c, true, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_FALSE(t, c)	__KUNIT_TRUTH(t, false, c, false, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_TRUE(t, c)		__KUNIT_TRUTH(t, true, c, true, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_FALSE(t, c)	__KUNIT_TRUTH(t, true, c, false, __KUNIT_NOMSG)
+
+#define KUNIT_EXPECT_EQ(t, l, r)	__KUNIT_BINARY(t, false, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_NE(t, l, r)	__KUNIT_BINARY(t, false, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_LT(t, l, r)	__KUNIT_BINARY(t, false, l, <, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_LE(t, l, r)	__KUNIT_BINARY(t, false, l, <=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_GT(t, l, r)	__KUNIT_BINARY(t, false, l, >, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_GE(t, l, r)	__KUNIT_BINARY(t, false, l, >=, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_EQ(t, l, r)	__KUNIT_BINARY(t, true, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_NE(t, l, r)	__KUNIT_BINARY(t, true, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_LT(t, l, r)	__KUNIT_BINARY(t, true, l, <, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_LE(t, l, r)	__KUNIT_BINARY(t, true, l, <=, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_GT(t, l, r)	__KUNIT_BINARY(t, true, l, >, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_GE(t, l, r)	__KUNIT_BINARY(t, true, l, >=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_EQ_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_NE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_LT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, <, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_LE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, <=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_GT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, >, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_GE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, >=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_EQ_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, !=, r, fmt, ##__VA_ARGS__)
+
+#define KUNIT_EXPECT_PTR_EQ(t, l, r)	__KUNIT_PTR(t, false, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_PTR_NE(t, l, r)	__KUNIT_PTR(t, false, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_PTR_EQ(t, l, r)	__KUNIT_PTR(t, true, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_PTR_NE(t, l, r)	__KUNIT_PTR(t, true, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_PTR_EQ_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, false, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_NULL(t, p)		__KUNIT_PTR(t, false, p, ==, NULL, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_NOT_NULL(t, p)	__KUNIT_PTR(t, false, p, !=, NULL, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_NULL(t, p)		__KUNIT_PTR(t, true, p, ==, NULL, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_NOT_NULL(t, p)	__KUNIT_PTR(t, true, p, !=, NULL, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_NULL_MSG(t, p, fmt, ...)	__KUNIT_PTR(t, false, p, ==, NULL, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_NOT_NULL_MSG(t, p, fmt, ...) __KUNIT_PTR(t, false, p, !=, NULL, fmt, ##__VA_ARGS__)
+
+#define KUNIT_EXPECT_STREQ(t, l, r)	__KUNIT_STR(t, false, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_STRNEQ(t, l, r)	__KUNIT_STR(t, false, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_STREQ(t, l, r)	__KUNIT_STR(t, true, l, ==, r, __KUNIT_NOMSG)
+
+#define KUNIT_EXPECT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, false, p, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, true, p, __KUNIT_NOMSG)
+
+#endif

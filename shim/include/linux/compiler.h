@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: compiler helpers.  READ_ONCE/WRITE_ONCE are relaxed
+ * atomics rather than volatile accesses so that ThreadSanitizer sees
+ * them as the marked accesses they are in the kernel.
+ */
+#ifndef _SHIM_LINUX_COMPILER_H
+#define _SHIM_LINUX_COMPILER_H
+
+#include <asm/barrier.h>
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define barrier()	__asm__ __volatile__("" : : : "memory")
+
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+#define noinline		__attribute__((__noinline__))
+#define __must_check		__attribute__((__warn_unused_result__))
+#define __maybe_unused		__attribute__((__unused__))
+#define __printf(a, b)		__attribute__((__format__(printf, a, b)))
+#define __noreturn		__attribute__((__noreturn__))
+#define __aligned(x)		__attribute__((__aligned__(x)))
+#define fallthrough		__attribute__((__fallthrough__))
+
+#define ___PASTE(a, b)		a##b
+#define __PASTE(a, b)		___PASTE(a, b)
+#define __UNIQUE_ID(prefix)	__PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)
+
+#endif

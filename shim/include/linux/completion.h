@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace shim: completions (sleeping, hung-task bounded). */
+#ifndef _SHIM_LINUX_COMPLETION_H
+#define _SHIM_LINUX_COMPLETION_H
+
+#include <pthread.h>
+#include <linux/types.h>
+
+struct completion {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	unsigned int done;
+};
+
+#define COMPLETION_INITIALIZER(work) {					\
+	.m = PTHREAD_MUTEX_INITIALIZER,					\
+	.c = PTHREAD_COND_INITIALIZER,					\
+	.done = 0,							\
+}
+#define DECLARE_COMPLETION(work) \
+	struct completion work = COMPLETION_INITIALIZER(work)
+#define DECLARE_COMPLETION_ONSTACK(work)	DECLARE_COMPLETION(work)
+
+void init_completion(struct completion *x);
+void reinit_completion(struct completion *x);
+void complete(struct completion *x);
+void complete_all(struct completion *x);
+bool try_wait_for_completion(struct completion *x);
+bool completion_done(struct completion *x);
+void __shim_wait_for_completion(struct completion *x, const char *file,
+				int line, const char *func);
+unsigned long __shim_wait_for_completion_timeout(struct completion *x,
+						 unsigned long timeout,
+						 const char *file, int line,
+						 const char *func);
+
+#define wait_for_completion(x) \
+	__shim_wait_for_completion((x), __FILE__, __LINE__, __func__)
+#define wait_for_completion_timeout(x, t) \
+	__shim_wait_for_completion_timeout((x), (t), __FILE__, __LINE__, __func__)
+
+#endif

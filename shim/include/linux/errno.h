@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's errno values.  glibc's <errno.h> reaches this header by
+ * the name <linux/errno.h>, so it must define the values itself (from
+ * the UAPI asm header) rather than include <errno.h>.
+ */
+#ifndef _SHIM_LINUX_ERRNO_H
+#define _SHIM_LINUX_ERRNO_H
+
+#include <asm/errno.h>
+
+#endif

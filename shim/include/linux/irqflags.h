@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: a per-task "interrupts disabled" flag.  The saved
+ * flags really carry the previous state, so an unbalanced or mismatched
+ * restore is visible.  Simulated interrupts (shim_raise_irq) are
+ * delivered only while the flag is clear.
+ */
+#ifndef _SHIM_LINUX_IRQFLAGS_H
+#define _SHIM_LINUX_IRQFLAGS_H
+
+#include <linux/types.h>
+
+unsigned long shim_irq_save(void);
+void shim_irq_restore(unsigned long flags);
+void shim_irq_disable(void);
+void shim_irq_enable(void);
+bool shim_irqs_disabled(void);
+
+#define local_irq_save(flags)		do { (flags) = shim_irq_save(); } while (0)
+#define local_irq_restore(flags)	shim_irq_restore(flags)
+#define local_irq_disable()		shim_irq_disable()
+#define local_irq_enable()		shim_irq_enable()
+#define irqs_disabled()			shim_irqs_disabled()
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: kthreads.  As in the kernel, a thread made by
+ * kthread_create() runs once woken and kthread_stop() waits for it and
+ * returns its result.  A kthread still running when the test ends is
+ * reported.
+ */
+#ifndef _SHIM_LINUX_KTHREAD_H
+#define _SHIM_LINUX_KTHREAD_H
+
+#include <linux/err.h>
+#include <linux/sched.h>
+
+__printf(3, 4)
+struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
+				   const char *namefmt, ...);
+int kthread_stop(struct task_struct *k);
+bool kthread_should_stop(void);
+
+#define kthread_run(threadfn, data, namefmt, ...) ({			\
+	struct task_struct *__k						\
+		= kthread_create(threadfn, data, namefmt, ## __VA_ARGS__); \
+	if (!IS_ERR(__k))						\
+		wake_up_process(__k);					\
+	__k;								\
+})
+
+#endif

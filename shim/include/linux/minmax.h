@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SHIM_LINUX_MINMAX_H
+#define _SHIM_LINUX_MINMAX_H
+
+#define min(x, y) ({ __typeof__(x) __x = (x); __typeof__(y) __y = (y); __x < __y ? __x : __y; })
+#define max(x, y) ({ __typeof__(x) __x = (x); __typeof__(y) __y = (y); __x > __y ? __x : __y; })
+#define min_t(t, x, y)	min((t)(x), (t)(y))
+#define max_t(t, x, y)	max((t)(x), (t)(y))
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace shim: sleeping mutexes, lockdep-tracked like spinlocks. */
+#ifndef _SHIM_LINUX_MUTEX_H
+#define _SHIM_LINUX_MUTEX_H
+
+#include <linux/lockdep.h>
+#include <linux/preempt.h>
+#include <shim/lock.h>
+
+struct mutex {
+	struct shim_lock l;
+};
+
+#define __MUTEX_INITIALIZER(lockname)	{ .l = __SHIM_LOCK_INIT(lockname) }
+#define DEFINE_MUTEX(x)	struct mutex x = __MUTEX_INITIALIZER(x)
+
+#define mutex_init(mutex) do {						\
+	static struct lock_class_key __key;				\
+	shim_lock_init(&(mutex)->l, #mutex, &__key);			\
+} while (0)
+
+#define mutex_lock(m) \
+	shim_lock_acquire(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__, __func__)
+#define mutex_lock_interruptible(m)	({ mutex_lock(m); 0; })
+#define mutex_trylock(m) \
+	shim_lock_try(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
+#define mutex_unlock(m) \
+	shim_lock_release(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
+#define mutex_is_locked(m)	shim_lock_is_locked(&(m)->l)
+#define mutex_destroy(m)	WARN_ON(mutex_is_locked(m))
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SHIM_LINUX_SCHED_TASK_H
+#define _SHIM_LINUX_SCHED_TASK_H
+
+#include <linux/sched.h>
+
+struct task_struct *get_task_struct(struct task_struct *t);
+void put_task_struct(struct task_struct *t);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace shim: counting semaphores (sleeping, hung-task bounded). */
+#ifndef _SHIM_LINUX_SEMAPHORE_H
+#define _SHIM_LINUX_SEMAPHORE_H
+
+#include <pthread.h>
+
+struct semaphore {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	unsigned int count;
+};
+
+#define __SEMAPHORE_INITIALIZER(name, n) {				\
+	.m = PTHREAD_MUTEX_INITIALIZER,					\
+	.c = PTHREAD_COND_INITIALIZER,					\
+	.count = (n),							\
+}
+#define DEFINE_SEMAPHORE(name) \
+	struct semaphore name = __SEMAPHORE_INITIALIZER(name, 1)
+
+void sema_init(struct semaphore *sem, int val);
+void __shim_down(struct semaphore *sem, const char *file, int line,
+		 const char *func);
+int down_trylock(struct semaphore *sem);
+void up(struct semaphore *sem);
+
+#define down(sem)		__shim_down((sem), __FILE__, __LINE__, __func__)
+#define down_interruptible(sem)	({ down(sem); 0; })
+
+#endif

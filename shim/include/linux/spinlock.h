@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace shim: spinlocks.  Taking one makes the task atomic (no
+ * sleeping), recursion and unlocking a lock the task does not hold are
+ * reported, and a lock that cannot be had within the hung-task bound is
+ * reported as a lockup instead of hanging.
+ */
+#ifndef _SHIM_LINUX_SPINLOCK_H
+#define _SHIM_LINUX_SPINLOCK_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/preempt.h>
+#include <linux/irqflags.h>
+#include <linux/lockdep.h>
+#include <linux/spinlock_types.h>
+#include <linux/bug.h>
+
+#define spin_lock_init(lock) do {					\
+	static struct lock_class_key __key;				\
+	shim_lock_init(&(lock)->l, #lock, &__key);			\
+} while (0)
+
+#define spin_lock(lock) \
+	shim_lock_acquire(&(lock)->l, SHIM_SPIN, __FILE__, __LINE__, __func__)
+#define spin_unlock(lock) \
+	shim_lock_release(&(lock)->l, SHIM_SPIN, __FILE__, __LINE__)
+#define spin_trylock(lock) \
+	shim_lock_try(&(lock)->l, SHIM_SPIN, __FILE__, __LINE__)
+
+#define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
+#define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
+#define spin_lock_irqsave(lock, flags) \
+	do { local_irq_save(flags); spin_lock(lock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) \
+	do { spin_unlock(lock); local_irq_restore(flags); } while (0)
+
+#define spin_is_locked(lock)	shim_lock_is_locked(&(lock)->l)
+#define assert_spin_locked(lock) lockdep_assert_held(lock)
+
+#endif

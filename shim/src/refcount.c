@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* refcount_t: the kernel's two misuse reports, without saturation. */
+#include <linux/kernel.h>
+#include <linux/refcount.h>
+#include <shim/shim.h>
+
+bool __shim_refcount_inc_not_zero(refcount_t *r)
+{
+	int old = atomic_read(&r->refs);
+
+	do {
+		if (!old)
+			return false;
+	} while (!__atomic_compare_exchange_n(&r->refs.counter, &old, old + 1, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	return true;
+}
+
+void __shim_refcount_inc(refcount_t *r, const char *file, int line)
+{
+	if (!__shim_refcount_inc_not_zero(r))
+		shim_report(file, line, "refcount_t: addition on 0; use-after-free at %s:%d",
+			    file, line);
+}
+
+bool __shim_refcount_dec_and_test(refcount_t *r, const char *file, int line)
+{
+	int old = atomic_read(&r->refs);
+
+	do {
+		if (old <= 0) {
+			shim_report(file, line, "refcount_t: underflow; use-after-free at %s:%d",
+				    file, line);
+			return false;
+		}
+	} while (!__atomic_compare_exchange_n(&r->refs.counter, &old, old - 1, false,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	return old == 1;
+}

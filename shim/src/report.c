@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports: the one path every detected problem takes.  A report either
+ * matches an expectation the test declared (and is counted), or fails
+ * the test through the handler the runner installed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include "shim-internal.h"
+
+#define MAX_EXPECT	16
+#define LOG_SIZE	(64 * 1024)
+
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char substring[128];
+	bool seen;
+} expected[MAX_EXPECT];
+static int nexpected, nseen;
+
+static char log_buf[LOG_SIZE];
+static size_t log_len;
+
+static void default_fail(const char *file, int line, const char *title)
+{
+	fprintf(stderr, "shim: unexpected report at %s:%d: %s\n", file, line, title);
+	abort();
+}
+
+static shim_fail_fn fail_handler = default_fail;
+
+void shim_set_fail_handler(shim_fail_fn fn)
+{
+	fail_handler = fn ? fn : default_fail;
+}
+
+long shim_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+void shim_expect_report(const char *substring)
+{
+	pthread_mutex_lock(&report_lock);
+	if (nexpected < MAX_EXPECT) {
+		snprintf(expected[nexpected].substring,
+			 sizeof(expected[nexpected].substring), "%s", substring);
+		expected[nexpected].seen = false;
+		nexpected++;
+	}
+	pthread_mutex_unlock(&report_lock);
+}
+
+int shim_expected_reports_seen(void)
+{
+	int n;
+
+	pthread_mutex_lock(&report_lock);
+	n = nseen;
+	pthread_mutex_unlock(&report_lock);
+	return n;
+}
+
+/* Consume the first unmet expectation that @title satisfies. */
+static bool match_expectation(const char *title)
+{
+	bool matched = false;
+	int i;
+
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nexpected; i++) {
+		if (!expected[i].seen && strstr(title, expected[i].substring)) {
+			expected[i].seen = true;
+			nseen++;
+			matched = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&report_lock);
+	return matched;
+}
+
+void shim_report(const char *file, int line, const char *fmt, ...)
+{
+	struct task_struct *p = current;
+	char title[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(title, sizeof(title), fmt, ap);
+	va_end(ap);
+
+	if (match_expectation(title)) {
+		fprintf(stderr, "shim: expected report: %s\n", title);
+		return;
+	}
+	fprintf(stderr, "------------[ shim report ]------------\n%s\n", title);
+	fprintf(stderr, "task: %s, detected at %s:%d\n", shim_task_name(p), file, line);
+	shim_log_held_locks(p);
+	fprintf(stderr, "---------------------------------------\n");
+	fail_handler(file, line, title);
+	abort();	/* a handler must not return */
+}
+
+int shim_report_unmet_expectations(void)
+{
+	int i, unmet = 0;
+
+	for (i = 0; i < nexpected; i++) {
+		if (expected[i].seen)
+			continue;
+		fprintf(stderr, "shim: expected a report containing \"%s\", none came\n",
+			expected[i].substring);
+		unmet++;
+	}
+	return unmet;
+}
+
+void shim_reports_reset(void)
+{
+	pthread_mutex_lock(&report_lock);
+	nexpected = 0;
+	nseen = 0;
+	log_len = 0;
+	log_buf[0] = '\0';
+	pthread_mutex_unlock(&report_lock);
+}
+
+void __shim_warn(const char *file, int line, const char *func, const char *fmt, ...)
+{
+	char msg[256] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	shim_report(file, line, "WARNING: at %s:%d %s(): %s", file, line, func, msg);
+}
+
+void __shim_warn_on(const char *file, int line, const char *func)
+{
+	shim_report(file, line, "WARNING: at %s:%d %s()", file, line, func);
+}
+
+void __shim_bug(const char *file, int line, const char *func)
+{
+	shim_report(file, line, "kernel BUG at %s:%d %s()", file, line, func);
+	/* Even an expected BUG does not return: the kernel would oops here. */
+	fail_handler(file, line, "kernel BUG (expected, but BUG never returns)");
+	abort();
+}
+
+static void log_append(const char *s)
+{
+	size_t n = strlen(s);
+
+	pthread_mutex_lock(&report_lock);
+	if (log_len + n >= LOG_SIZE)	/* keep the newest half */
+		log_len = 0;
+	memcpy(log_buf + log_len, s, n + 1);
+	log_len += n;
+	pthread_mutex_unlock(&report_lock);
+}
+
+int printk(const char *fmt, ...)
+{
+	char buf[1024];
+	const char *text = buf;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (buf[0] == KERN_SOH[0] && buf[1])
+		text += 2;
+	log_append(text);
+	fputs(text, stderr);
+	return n;
+}
+
+bool shim_log_contains(const char *s)
+{
+	bool found;
+
+	pthread_mutex_lock(&report_lock);
+	found = strstr(log_buf, s) != NULL;
+	pthread_mutex_unlock(&report_lock);
+	return found;
+}
+
+void shim_log_clear(void)
+{
+	pthread_mutex_lock(&report_lock);
+	log_len = 0;
+	log_buf[0] = '\0';
+	pthread_mutex_unlock(&report_lock);
+}
+
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n < 0 ? 0 : ((size_t)n >= size ? (int)size - 1 : n);
+}
+
+/* --- running a body in a child, to see what the shim does to it -------- */
+
+static int child_pipe = -1;
+
+static void child_fail(const char *file, int line, const char *title)
+{
+	char msg[600];
+	int n = snprintf(msg, sizeof(msg), "%s (%s:%d)", title, file, line);
+
+	if (write(child_pipe, msg, n) < 0)
+		_exit(3);
+	_exit(1);
+}
+
+int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len)
+{
+	int fds[2], status = 0;
+	ssize_t n = 0;
+	pid_t pid;
+
+	if (len)
+		title[0] = '\0';
+	if (pipe(fds))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fds[0]);
+		child_pipe = fds[1];
+		shim_set_fail_handler(child_fail);
+		shim_test_begin("child");
+		fn(arg);
+		if (shim_test_end())
+			child_fail(__FILE__, __LINE__, "end-of-test checks failed");
+		_exit(0);
+	}
+	close(fds[1]);
+	if (len > 1)
+		n = read(fds[0], title, len - 1);
+	if (n > 0)
+		title[n] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}

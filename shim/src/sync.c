@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Completions and semaphores: sleeping waits under the hung-task bound. */
+#include <errno.h>
+#include <limits.h>
+
+#include <linux/kernel.h>
+#include <linux/completion.h>
+#include <linux/semaphore.h>
+#include "shim-internal.h"
+
+void init_completion(struct completion *x)
+{
+	pthread_mutex_init(&x->m, NULL);
+	pthread_cond_init(&x->c, NULL);
+	x->done = 0;
+}
+
+void reinit_completion(struct completion *x)
+{
+	pthread_mutex_lock(&x->m);
+	x->done = 0;
+	pthread_mutex_unlock(&x->m);
+}
+
+void complete(struct completion *x)
+{
+	pthread_mutex_lock(&x->m);
+	if (x->done != UINT_MAX)
+		x->done++;
+	pthread_cond_signal(&x->c);
+	pthread_mutex_unlock(&x->m);
+}
+
+void complete_all(struct completion *x)
+{
+	pthread_mutex_lock(&x->m);
+	x->done = UINT_MAX;
+	pthread_cond_broadcast(&x->c);
+	pthread_mutex_unlock(&x->m);
+}
+
+/* Wait for x->done with x->m held; false on timeout (@ms > 0 only). */
+static bool wait_done(struct completion *x, long ms, const char *file,
+		      int line, const char *func)
+{
+	unsigned int bound = shim_hung_task_ms();
+	long start = shim_now_ms();
+
+	while (!x->done) {
+		long left = ms > 0 ? ms - (shim_now_ms() - start) : bound;
+		struct timespec ts;
+
+		if (ms > 0 && left <= 0)
+			return false;
+		ts = shim_deadline_ms(min_t(long, left, bound));
+		if (pthread_cond_timedwait(&x->c, &x->m, &ts) != ETIMEDOUT || x->done)
+			continue;
+		if (ms > 0 && shim_now_ms() - start < bound)
+			continue;
+		pthread_mutex_unlock(&x->m);
+		shim_hung_task(file, line, func);
+		pthread_mutex_lock(&x->m);
+		start = shim_now_ms();
+	}
+	if (x->done != UINT_MAX)
+		x->done--;
+	return true;
+}
+
+void __shim_wait_for_completion(struct completion *x, const char *file,
+				int line, const char *func)
+{
+	__shim_might_sleep(file, line);
+	pthread_mutex_lock(&x->m);
+	wait_done(x, 0, file, line, func);
+	pthread_mutex_unlock(&x->m);
+}
+
+unsigned long __shim_wait_for_completion_timeout(struct completion *x,
+						 unsigned long timeout,
+						 const char *file, int line,
+						 const char *func)
+{
+	long start = shim_now_ms();
+	bool done;
+
+	__shim_might_sleep(file, line);
+	pthread_mutex_lock(&x->m);
+	done = wait_done(x, timeout ? (long)timeout : 1, file, line, func);
+	pthread_mutex_unlock(&x->m);
+	if (!done)
+		return 0;
+	return max(1L, (long)timeout - (shim_now_ms() - start));
+}
+
+bool try_wait_for_completion(struct completion *x)
+{
+	bool ret = false;
+
+	pthread_mutex_lock(&x->m);
+	if (x->done) {
+		if (x->done != UINT_MAX)
+			x->done--;
+		ret = true;
+	}
+	pthread_mutex_unlock(&x->m);
+	return ret;
+}
+
+bool completion_done(struct completion *x)
+{
+	bool ret;
+
+	pthread_mutex_lock(&x->m);
+	ret = x->done != 0;
+	pthread_mutex_unlock(&x->m);
+	return ret;
+}
+
+void sema_init(struct semaphore *sem, int val)
+{
+	pthread_mutex_init(&sem->m, NULL);
+	pthread_cond_init(&sem->c, NULL);
+	sem->count = val;
+}
+
+void __shim_down(struct semaphore *sem, const char *file, int line,
+		 const char *func)
+{
+	__shim_might_sleep(file, line);
+	pthread_mutex_lock(&sem->m);
+	while (!sem->count) {
+		struct timespec ts = shim_deadline_ms(shim_hung_task_ms());
+
+		if (pthread_cond_timedwait(&sem->c, &sem->m, &ts) != ETIMEDOUT ||
+		    sem->count)
+			continue;
+		pthread_mutex_unlock(&sem->m);
+		shim_hung_task(file, line, func);
+		pthread_mutex_lock(&sem->m);
+	}
+	sem->count--;
+	pthread_mutex_unlock(&sem->m);
+}
+
+int down_trylock(struct semaphore *sem)
+{
+	int busy;
+
+	pthread_mutex_lock(&sem->m);
+	busy = !sem->count;
+	if (!busy)
+		sem->count--;
+	pthread_mutex_unlock(&sem->m);
+	return busy;
+}
+
+void up(struct semaphore *sem)
+{
+	pthread_mutex_lock(&sem->m);
+	sem->count++;
+	pthread_cond_signal(&sem->c);
+	pthread_mutex_unlock(&sem->m);
+}

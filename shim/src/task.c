@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks on pthreads: current, sleeping and waking with the kernel's
+ * protocol, kthreads, and the hung-task bound on every sleep.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
+#include <linux/delay.h>
+#include "shim-internal.h"
+
+static __thread struct task_struct *this_task;
+static pthread_mutex_t tasks_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shim_task *kthreads;	/* made during the current test */
+static int next_pid = 1;
+static unsigned int hung_ms;
+
+struct hung_expect {
+	char func[64];
+	void (*rescue)(void *);
+	void *arg;
+	bool armed;
+};
+static struct hung_expect hung_expect;
+
+#define shim_to_task(s)	container_of(s, struct task_struct, shim)
+
+static struct task_struct *task_alloc(const char *name)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		abort();
+	pthread_mutex_init(&p->shim.wait_lock, NULL);
+	pthread_cond_init(&p->shim.wait_cond, NULL);
+	p->shim.usage = 1;
+	p->__state = TASK_RUNNING;
+	snprintf(p->comm, sizeof(p->comm), "%s", name);
+	pthread_mutex_lock(&tasks_lock);
+	p->pid = next_pid++;
+	pthread_mutex_unlock(&tasks_lock);
+	return p;
+}
+
+struct task_struct *shim_current(void)
+{
+	/* A thread the shim did not start (the test's own) becomes a task now. */
+	if (!this_task) {
+		this_task = task_alloc("kunit");
+		this_task->shim.thread = pthread_self();
+	}
+	return this_task;
+}
+
+const char *shim_task_name(struct task_struct *p)
+{
+	return p ? p->comm : "?";
+}
+
+unsigned int shim_hung_task_ms(void)
+{
+	if (!hung_ms) {
+		const char *env = getenv("SHIM_HUNG_TASK_MS");
+
+		hung_ms = env && atoi(env) > 0 ? (unsigned int)atoi(env) : 3000;
+	}
+	return hung_ms;
+}
+
+void shim_set_hung_task_ms(unsigned int ms)
+{
+	hung_ms = ms;
+}
+
+struct timespec shim_deadline_ms(unsigned int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
+void shim_expect_hung_task(const char *func, void (*rescue)(void *), void *arg)
+{
+	snprintf(hung_expect.func, sizeof(hung_expect.func), "%s", func);
+	hung_expect.rescue = rescue;
+	hung_expect.arg = arg;
+	hung_expect.armed = true;
+	shim_expect_report(func);
+}
+
+void shim_hung_task(const char *file, int line, const char *func)
+{
+	struct task_struct *p = current;
+	bool rescue = hung_expect.armed && !strcmp(func, hung_expect.func);
+
+	shim_report(file, line, "INFO: task %s:%d blocked for more than %u ms in %s at %s:%d",
+		    p->comm, p->pid, shim_hung_task_ms(), func, file, line);
+	/* Only an expected hang returns here. */
+	if (rescue) {
+		hung_expect.armed = false;
+		hung_expect.rescue(hung_expect.arg);
+	}
+}
+
+static bool may_sleep_here(const char *file, int line)
+{
+	__shim_might_sleep(file, line);
+	return true;
+}
+
+void shim_set_current_state(unsigned int state)
+{
+	struct task_struct *p = current;
+
+	pthread_mutex_lock(&p->shim.wait_lock);
+	WRITE_ONCE(p->__state, state);
+	pthread_mutex_unlock(&p->shim.wait_lock);
+}
+
+/* Sleep until woken or @timeout_ms passes (0: the hung-task bound applies). */
+static long sleep_until_woken(long timeout_ms, const char *file, int line,
+			      const char *func)
+{
+	struct task_struct *p = current;
+	long start = shim_now_ms(), left = timeout_ms;
+	unsigned int bound = shim_hung_task_ms();
+
+	may_sleep_here(file, line);
+	pthread_mutex_lock(&p->shim.wait_lock);
+	if (p->__state == TASK_RUNNING) {
+		pthread_mutex_unlock(&p->shim.wait_lock);
+		sched_yield();
+		return timeout_ms;
+	}
+	for (;;) {
+		unsigned int wait = bound;
+		struct timespec ts;
+		int rc;
+
+		if (timeout_ms > 0 && left < wait)
+			wait = left;
+		ts = shim_deadline_ms(wait);
+		rc = 0;
+		while (p->__state != TASK_RUNNING && rc != ETIMEDOUT)
+			rc = pthread_cond_timedwait(&p->shim.wait_cond,
+						    &p->shim.wait_lock, &ts);
+		if (p->__state == TASK_RUNNING)
+			break;
+		if (timeout_ms > 0) {
+			left = timeout_ms - (shim_now_ms() - start);
+			if (left <= 0) {
+				WRITE_ONCE(p->__state, TASK_RUNNING);
+				left = 0;
+				break;
+			}
+			if (wait < bound)
+				continue;
+		}
+		pthread_mutex_unlock(&p->shim.wait_lock);
+		shim_hung_task(file, line, func);
+		pthread_mutex_lock(&p->shim.wait_lock);
+	}
+	pthread_mutex_unlock(&p->shim.wait_lock);
+	if (timeout_ms > 0)
+		return max(0L, timeout_ms - (shim_now_ms() - start));
+	return 0;
+}
+
+void __shim_schedule(const char *file, int line, const char *func)
+{
+	sleep_until_woken(0, file, line, func);
+}
+
+long __shim_schedule_timeout(long timeout, const char *file, int line,
+			     const char *func)
+{
+	return sleep_until_woken(timeout > 0 ? timeout : 1, file, line, func);
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	int woke = 0;
+
+	pthread_mutex_lock(&p->shim.wait_lock);
+	if (p->__state != TASK_RUNNING) {
+		WRITE_ONCE(p->__state, TASK_RUNNING);
+		pthread_cond_signal(&p->shim.wait_cond);
+		woke = 1;
+	}
+	pthread_mutex_unlock(&p->shim.wait_lock);
+	return woke;
+}
+
+void yield(void)
+{
+	sched_yield();
+}
+
+void __shim_msleep(unsigned int msecs, const char *file, int line)
+{
+	struct timespec ts = { msecs / 1000, (long)(msecs % 1000) * 1000000L };
+
+	may_sleep_here(file, line);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void shim_udelay(unsigned long usecs)
+{
+	long end = shim_now_ms() + (long)(usecs + 999) / 1000;
+
+	while (shim_now_ms() < end)
+		sched_yield();
+}
+
+struct task_struct *get_task_struct(struct task_struct *t)
+{
+	__atomic_add_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST);
+	return t;
+}
+
+void put_task_struct(struct task_struct *t)
+{
+	/* Task structs live until the test ends; only underflow matters here. */
+	if (__atomic_sub_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST) < 0)
+		shim_report(__FILE__, __LINE__,
+			    "refcount_t: underflow; put_task_struct on %s", t->comm);
+}
+
+/* --- kthreads ----------------------------------------------------------- */
+
+static void *kthread_main(void *arg)
+{
+	struct task_struct *p = arg;
+	int ret;
+
+	this_task = p;
+	/* Like the kernel: a new kthread sleeps until its first wake-up. */
+	pthread_mutex_lock(&p->shim.wait_lock);
+	while (p->__state != TASK_RUNNING)
+		pthread_cond_wait(&p->shim.wait_cond, &p->shim.wait_lock);
+	pthread_mutex_unlock(&p->shim.wait_lock);
+
+	ret = p->shim.threadfn(p->shim.data);
+	shim_locks_check_task(p, "returning from a kthread");
+	pthread_mutex_lock(&p->shim.wait_lock);
+	p->shim.result = ret;
+	p->shim.exited = true;
+	pthread_mutex_unlock(&p->shim.wait_lock);
+	return NULL;
+}
+
+struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
+				   const char *namefmt, ...)
+{
+	struct task_struct *p;
+	char name[TASK_COMM_LEN];
+	va_list ap;
+
+	might_sleep();
+	va_start(ap, namefmt);
+	vsnprintf(name, sizeof(name), namefmt, ap);
+	va_end(ap);
+	p = task_alloc(name);
+	p->__state = TASK_UNINTERRUPTIBLE;
+	p->shim.is_kthread = true;
+	p->shim.threadfn = threadfn;
+	p->shim.data = data;
+	if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {
+		free(p);
+		return ERR_PTR(-ENOMEM);
+	}
+	pthread_mutex_lock(&tasks_lock);
+	p->shim.next_kthread = kthreads;
+	kthreads = &p->shim;
+	pthread_mutex_unlock(&tasks_lock);
+	return p;
+}
+
+bool kthread_should_stop(void)
+{
+	struct task_struct *p = current;
+	bool stop;
+
+	pthread_mutex_lock(&p->shim.wait_lock);
+	stop = p->shim.should_stop;
+	pthread_mutex_unlock(&p->shim.wait_lock);
+	return stop;
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	might_sleep();
+	pthread_mutex_lock(&k->shim.wait_lock);
+	if (k->shim.stopped) {
+		pthread_mutex_unlock(&k->shim.wait_lock);
+		shim_report(__FILE__, __LINE__, "BUG: kthread_stop on %s twice", k->comm);
+		return -EINVAL;
+	}
+	k->shim.should_stop = true;
+	k->shim.stopped = true;
+	WRITE_ONCE(k->__state, TASK_RUNNING);
+	pthread_cond_signal(&k->shim.wait_cond);
+	pthread_mutex_unlock(&k->shim.wait_lock);
+	pthread_join(k->shim.thread, NULL);
+	return k->shim.result;
+}
+
+/* End of test: every kthread must have been stopped or have returned. */
+int shim_kthreads_check_and_reset(void)
+{
+	struct shim_task *s, *next;
+	int problems = 0;
+
+	pthread_mutex_lock(&tasks_lock);
+	s = kthreads;
+	kthreads = NULL;
+	pthread_mutex_unlock(&tasks_lock);
+	for (; s; s = next) {
+		struct task_struct *p = shim_to_task(s);
+		bool exited;
+
+		next = s->next_kthread;
+		pthread_mutex_lock(&s->wait_lock);
+		exited = s->exited;
+		pthread_mutex_unlock(&s->wait_lock);
+		if (!exited) {
+			fprintf(stderr, "shim: kthread %s still running at the end of the test\n",
+				p->comm);
+			problems++;
+			continue;	/* leave it: it may still use its task */
+		}
+		if (!s->stopped)
+			pthread_join(s->thread, NULL);
+		free(p);
+	}
+	return problems;
+}
