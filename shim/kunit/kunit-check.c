@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <shim/shim.h>
 
 #define MAX_SUITES	64
@@ -103,6 +104,21 @@ void __kunit_fail(struct kunit *test, const char *file, int line, bool assert,
 		_ck_assert_failed(file, line, "KUNIT_ASSERT", "%s", test->first_failure);
 }
 
+/* One case per process: the running case is a plain global. */
+static struct kunit *current_test;
+
+void __kunit_fail_current_test(const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (current_test)
+		__kunit_fail(current_test, file, line, false, msg, "%s", "");
+}
+
 static void shim_failed(const char *file, int line, const char *title)
 {
 	_ck_assert_failed(file, line, "shim report", "%s", title);
@@ -115,6 +131,7 @@ static void run_case(int i)
 	struct kunit test = { .name = fc->kcase->name };
 	int problems;
 
+	current_test = &test;
 	shim_set_fail_handler(shim_failed);
 	shim_test_begin(fc->kcase->name);
 	/* Every case runs in a fresh process, so suite_init runs per case. */

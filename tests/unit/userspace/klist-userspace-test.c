@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * klist tests that need the shim: the lessons only a controlled
+ * interleaving or a simulated interrupt can show (K6, K7), and misuse
+ * of the API, which must be reported and survived.  Userspace only.
+ */
+#include <sched.h>
+#include <kunit/test.h>
+#include <linux/klist.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <shim/shim.h>
+
+/* --- K6 ---------------------------------------------------------------- */
+
+struct k6_obj {
+	struct klist_node kn;
+	char payload[64];
+};
+
+struct k6_remover {
+	struct k6_obj *obj;
+	atomic_t freed;
+	struct completion done;
+};
+
+static int k6_remover_fn(void *data)
+{
+	struct k6_remover *r = data;
+
+	klist_remove(&r->obj->kn);
+	kfree(r->obj);		/* legal: klist_remove() has returned */
+	atomic_set(&r->freed, 1);
+	complete(&r->done);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* Runs right after klist_release drops klist_remove_lock: let the remover finish. */
+static void k6_let_remover_free(void *data)
+{
+	struct k6_remover *r = data;
+	long end = shim_now_ms() + 1000;
+
+	while (!atomic_read(&r->freed) && shim_now_ms() < end)
+		sched_yield();	/* may not sleep: k_lock is held here */
+}
+
+/* K6: once a remover may return, the release touches neither node nor waiter. */
+static void klist_k6_release_never_touches_freed_node(struct kunit *test)
+{
+	struct k6_remover r = { .freed = ATOMIC_INIT(0) };
+	struct klist k;
+	struct klist_iter iter;
+	struct task_struct *t;
+	long end;
+
+	klist_init(&k, NULL, NULL);
+	r.obj = kzalloc(sizeof(*r.obj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.obj);
+	init_completion(&r.done);
+	klist_add_tail(&r.obj->kn, &k);
+	klist_iter_init(&k, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &r.obj->kn);
+
+	t = kthread_run(k6_remover_fn, &r, "k6-remover");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	end = shim_now_ms() + 2000;
+	while (READ_ONCE(t->__state) != TASK_UNINTERRUPTIBLE && shim_now_ms() < end)
+		msleep(1);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(t->__state), (unsigned int)TASK_UNINTERRUPTIBLE);
+
+	shim_on_unlock("klist_remove_lock", k6_let_remover_free, &r);
+	klist_iter_exit(&iter);		/* the last reference: release runs here */
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.freed), 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+	kthread_stop(t);
+	/* A write into the freed node is found by the end-of-test poison check. */
+}
+
+/* --- K7 ---------------------------------------------------------------- */
+
+struct k7_ctx {
+	struct klist k;
+	struct klist_node nodes[3];
+	int irq_seen;
+};
+
+static void k7_irq_walks(void *data)
+{
+	struct k7_ctx *c = data;
+	struct klist_iter iter;
+
+	klist_iter_init(&c->k, &iter);
+	while (klist_next(&iter))
+		c->irq_seen++;
+	klist_iter_exit(&iter);
+}
+
+/* K7: an interrupt that walks the list cannot deadlock a walker it interrupts. */
+static void klist_k7_walk_safe_against_interrupt(struct kunit *test)
+{
+	struct k7_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct klist_iter iter;
+	int i, seen = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	klist_init(&c->k, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		klist_add_tail(&c->nodes[i], &c->k);
+	klist_iter_init(&c->k, &iter);
+	/* Arrives at the first moment interrupts are on, inside or after a step. */
+	shim_raise_irq(k7_irq_walks, c);
+	while (klist_next(&iter))
+		seen++;
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, seen, 3);
+	KUNIT_EXPECT_EQ(test, c->irq_seen, 3);
+	shim_raise_irq(k7_irq_walks, c);
+	klist_iter_init(&c->k, &iter);
+	while (klist_prev(&iter))
+		seen++;
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, c->irq_seen, 6);
+	for (i = 0; i < 3; i++)
+		klist_del(&c->nodes[i]);
+}
+
+/* K7: next/prev called with interrupts off leave them off. */
+static void klist_k7_irqs_stay_disabled(struct kunit *test)
+{
+	struct klist k;
+	struct klist_node a = {}, b = {};
+	struct klist_iter iter;
+	unsigned long flags;
+
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	local_irq_save(flags);
+	klist_iter_init(&k, &iter);
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &a);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &b);
+	KUNIT_EXPECT_PTR_EQ(test, klist_prev(&iter), &a);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	klist_del(&a);
+	klist_del(&b);
+}
+
+/* --- misuse -------------------------------------------------------------- */
+
+static atomic_t misuse_puts;
+
+static void misuse_put(struct klist_node *n)
+{
+	atomic_inc(&misuse_puts);
+}
+
+static void klist_misuse_double_del_reported(struct kunit *test)
+{
+	struct klist k;
+	struct klist_node a = {}, b = {};
+	struct klist_iter iter;
+
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, NULL, misuse_put);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	klist_iter_init(&k, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &a);
+	klist_del(&a);
+	shim_expect_report("deleted twice");
+	klist_del(&a);		/* reported, and the count is left alone */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&a));
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 1);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	klist_iter_exit(&iter);
+	klist_del(&b);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 2);
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+}
+
+static void klist_misuse_del_of_released_node_reported(struct kunit *test)
+{
+	struct klist k;
+	struct klist_node a = {};
+
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, NULL, misuse_put);
+	klist_add_tail(&a, &k);
+	klist_del(&a);
+	shim_expect_report("on no list");
+	klist_del(&a);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 1);
+	/* Removing it again has nothing to wait for. */
+	klist_remove(&a);
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+}
+
+static void misuse_release_walk(void *data)
+{
+	klist_iter_exit(data);
+}
+
+/* The walk waits for itself: the hung-task bound names klist_remove. */
+static void klist_misuse_remove_own_walk_node_reported(struct kunit *test)
+{
+	struct klist k;
+	struct klist_node a = {};
+	struct klist_iter iter;
+	struct klist_node *n;
+
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	klist_iter_init(&k, &iter);
+	n = klist_next(&iter);
+	KUNIT_ASSERT_PTR_EQ(test, n, &a);
+	shim_set_hung_task_ms(200);
+	shim_expect_hung_task("klist_remove", misuse_release_walk, &iter);
+	klist_remove(n);	/* survives only because the hang is reported and rescued */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+}
+
+struct misuse_obj {
+	struct klist_node kn;
+	int id;
+};
+
+static void misuse_free_put(struct klist_node *n)
+{
+	kfree(container_of(n, struct misuse_obj, kn));
+}
+
+/* A walk left without klist_iter_exit pins its node forever: a leak. */
+static void klist_misuse_walk_without_exit_leaks(struct kunit *test)
+{
+	struct klist k;
+	struct misuse_obj *o[3];
+	struct klist_iter iter;
+	int i;
+
+	klist_init(&k, NULL, misuse_free_put);
+	for (i = 0; i < 3; i++) {
+		o[i] = kzalloc(sizeof(*o[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, o[i]);
+		klist_add_tail(&o[i]->kn, &k);
+	}
+	klist_iter_init(&k, &iter);
+	klist_next(&iter);
+	klist_next(&iter);	/* stops on o[1] and forgets klist_iter_exit */
+	for (i = 0; i < 3; i++)
+		klist_del(&o[i]->kn);
+	KUNIT_EXPECT_EQ(test, shim_live_allocs(), (size_t)1);
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&o[1]->kn));
+	shim_expect_leaks(1);	/* the end-of-test check reports exactly this one */
+}
+
+static void klist_misuse_null_arguments_reported(struct kunit *test)
+{
+	struct klist k;
+	struct klist_node a = {};
+	struct klist_iter iter;
+
+	klist_init(&k, NULL, NULL);
+	shim_expect_report("klist_add_tail()");
+	shim_expect_report("klist_add_head()");
+	shim_expect_report("klist_add_behind()");
+	shim_expect_report("klist_add_before()");
+	shim_expect_report("klist_del()");
+	shim_expect_report("klist_remove()");
+	klist_add_tail(NULL, &k);
+	klist_add_head(&a, NULL);
+	klist_add_behind(&a, NULL);
+	klist_add_before(NULL, &a);
+	klist_del(NULL);
+	klist_remove(NULL);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 6);
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+	klist_iter_init(&k, &iter);
+	KUNIT_EXPECT_NULL(test, klist_next(&iter));
+	klist_iter_exit(&iter);
+}
+
+static void klist_misuse_add_next_to_unlinked_node_reported(struct kunit *test)
+{
+	struct klist_node pos = {}, a = {};
+
+	shim_expect_report("adding behind a node that is on no list");
+	shim_expect_report("adding before a node that is on no list");
+	klist_add_behind(&a, &pos);
+	klist_add_before(&a, &pos);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+}
+
+static void klist_misuse_remove_in_atomic_reported(struct kunit *test)
+{
+	static DEFINE_SPINLOCK(outer);
+	struct klist k;
+	struct klist_node a = {};
+
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	shim_expect_report("sleeping function called from invalid context");
+	spin_lock(&outer);
+	klist_remove(&a);	/* would sleep if anyone held it */
+	spin_unlock(&outer);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+}
+
+static void klist_misuse_walk_from_node_of_other_list(struct kunit *test)
+{
+	struct klist k1, k2;
+	struct klist_node a = {}, b = {};
+	struct klist_iter iter;
+
+	klist_init(&k1, NULL, NULL);
+	klist_init(&k2, NULL, NULL);
+	klist_add_tail(&a, &k1);
+	klist_add_tail(&b, &k2);
+	shim_expect_report("starts from a node of another list");
+	klist_iter_init_node(&k1, &iter, &b);
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &a);	/* from the head */
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, kref_read(&b.n_ref), 1U);
+	klist_del(&a);
+	klist_del(&b);
+}
+
+static struct kunit_case klist_userspace_test_cases[] = {
+	KUNIT_CASE(klist_k6_release_never_touches_freed_node),
+	KUNIT_CASE(klist_k7_walk_safe_against_interrupt),
+	KUNIT_CASE(klist_k7_irqs_stay_disabled),
+	KUNIT_CASE(klist_misuse_double_del_reported),
+	KUNIT_CASE(klist_misuse_del_of_released_node_reported),
+	KUNIT_CASE(klist_misuse_remove_own_walk_node_reported),
+	KUNIT_CASE(klist_misuse_walk_without_exit_leaks),
+	KUNIT_CASE(klist_misuse_null_arguments_reported),
+	KUNIT_CASE(klist_misuse_add_next_to_unlinked_node_reported),
+	KUNIT_CASE(klist_misuse_remove_in_atomic_reported),
+	KUNIT_CASE(klist_misuse_walk_from_node_of_other_list),
+	{}
+};
+
+static struct kunit_suite klist_userspace_test_suite = {
+	.name = "klist_userspace",
+	.test_cases = klist_userspace_test_cases,
+};
+
+kunit_test_suites(&klist_userspace_test_suite);
