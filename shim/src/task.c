@@ -67,17 +67,20 @@ const char *shim_task_name(struct task_struct *p)
 
 unsigned int shim_hung_task_ms(void)
 {
-	if (!hung_ms) {
+	unsigned int ms = __atomic_load_n(&hung_ms, __ATOMIC_RELAXED);
+
+	if (!ms) {
 		const char *env = getenv("SHIM_HUNG_TASK_MS");
 
-		hung_ms = env && atoi(env) > 0 ? (unsigned int)atoi(env) : 3000;
+		ms = env && atoi(env) > 0 ? (unsigned int)atoi(env) : 3000;
+		__atomic_store_n(&hung_ms, ms, __ATOMIC_RELAXED);
 	}
-	return hung_ms;
+	return ms;
 }
 
 void shim_set_hung_task_ms(unsigned int ms)
 {
-	hung_ms = ms;
+	__atomic_store_n(&hung_ms, ms, __ATOMIC_RELAXED);
 }
 
 struct timespec shim_deadline_ms(unsigned int ms)
@@ -96,25 +99,31 @@ struct timespec shim_deadline_ms(unsigned int ms)
 
 void shim_expect_hung_task(const char *func, void (*rescue)(void *), void *arg)
 {
+	pthread_mutex_lock(&tasks_lock);
 	snprintf(hung_expect.func, sizeof(hung_expect.func), "%s", func);
 	hung_expect.rescue = rescue;
 	hung_expect.arg = arg;
 	hung_expect.armed = true;
+	pthread_mutex_unlock(&tasks_lock);
 	shim_expect_report(func);
 }
 
 void shim_hung_task(const char *file, int line, const char *func)
 {
 	struct task_struct *p = current;
-	bool rescue = hung_expect.armed && !strcmp(func, hung_expect.func);
+	struct hung_expect e = { .armed = false };
 
+	pthread_mutex_lock(&tasks_lock);
+	if (hung_expect.armed && !strcmp(func, hung_expect.func)) {
+		e = hung_expect;
+		hung_expect.armed = false;
+	}
+	pthread_mutex_unlock(&tasks_lock);
 	shim_report(file, line, "INFO: task %s:%d blocked for more than %u ms in %s at %s:%d",
 		    p->comm, p->pid, shim_hung_task_ms(), func, file, line);
 	/* Only an expected hang returns here. */
-	if (rescue) {
-		hung_expect.armed = false;
-		hung_expect.rescue(hung_expect.arg);
-	}
+	if (e.armed && e.rescue)
+		e.rescue(e.arg);
 }
 
 static bool may_sleep_here(const char *file, int line)

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shim is stricter than the kernel, never looser: each check here
+ * shows one detector firing (with the place it fired), and that an
+ * unexpected report fails a test.  Bodies that must fail run in a
+ * forked child (shim_run_in_child) whose verdict the case inspects.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kref.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <shim/shim.h>
+
+static DEFINE_SPINLOCK(lock_a);
+static DEFINE_SPINLOCK(lock_b);
+static DEFINE_MUTEX(mutex_a);
+
+/* Runs @fn in a child and expects it to fail with @substring in the report. */
+static void expect_child_fails(struct kunit *test, void (*fn)(void *), void *arg,
+			       const char *substring)
+{
+	char title[600];
+	int failed = shim_run_in_child(fn, arg, title, sizeof(title));
+
+	KUNIT_EXPECT_EQ_MSG(test, failed, 1, "child passed, wanted \"%s\"", substring);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, substring) != NULL,
+			      "report was \"%s\", wanted \"%s\"", title, substring);
+}
+
+static void sleep_under_spinlock(void *unused)
+{
+	spin_lock(&lock_a);
+	might_sleep();
+	spin_unlock(&lock_a);
+}
+
+static void shim_sleep_under_spinlock_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, sleep_under_spinlock, NULL,
+			   "BUG: sleeping function called from invalid context at");
+	expect_child_fails(test, sleep_under_spinlock, NULL, "shim-test.c:");
+}
+
+static void shim_sleep_under_spinlock_expected(struct kunit *test)
+{
+	shim_expect_report("sleeping function called from invalid context");
+	sleep_under_spinlock(NULL);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_sleep_with_irqs_off_reported(struct kunit *test)
+{
+	unsigned long flags;
+
+	shim_expect_report("irqs_disabled(): 1");
+	local_irq_save(flags);
+	msleep(1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_mutex_under_spinlock_reported(struct kunit *test)
+{
+	shim_expect_report("sleeping function called from invalid context");
+	spin_lock(&lock_a);
+	mutex_lock(&mutex_a);
+	mutex_unlock(&mutex_a);
+	spin_unlock(&lock_a);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_gfp_kernel_in_atomic_reported(struct kunit *test)
+{
+	void *p, *q;
+
+	shim_expect_report("sleeping function called from invalid context");
+	spin_lock(&lock_a);
+	p = kmalloc(8, GFP_ATOMIC);	/* fine */
+	q = kmalloc(8, GFP_KERNEL);	/* may sleep: reported */
+	spin_unlock(&lock_a);
+	kfree(p);
+	kfree(q);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_spin_recursion_reported(struct kunit *test)
+{
+	shim_expect_report("spinlock recursion");
+	spin_lock(&lock_a);
+	spin_lock(&lock_a);
+	spin_unlock(&lock_a);
+	spin_unlock(&lock_a);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_FALSE(test, spin_is_locked(&lock_a));
+}
+
+static void shim_unlock_not_held_reported(struct kunit *test)
+{
+	shim_expect_report("unlock of a lock not held: lock_b");
+	spin_unlock(&lock_b);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_uninitialised_lock_reported(struct kunit *test)
+{
+	spinlock_t *l = kzalloc(sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	shim_expect_report("bad magic");
+	spin_lock(l);
+	kfree(l);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void take_a_then_b(void)
+{
+	spin_lock(&lock_a);
+	spin_lock(&lock_b);
+	spin_unlock(&lock_b);
+	spin_unlock(&lock_a);
+}
+
+static void lock_inversion(void *unused)
+{
+	take_a_then_b();
+	spin_lock(&lock_b);
+	spin_lock(&lock_a);	/* never deadlocks here, still an inversion */
+	spin_unlock(&lock_a);
+	spin_unlock(&lock_b);
+}
+
+static void shim_lock_order_inversion_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, lock_inversion, NULL,
+			   "possible circular locking dependency detected: lock_b -> lock_a");
+}
+
+static void shim_lock_order_consistent_passes(struct kunit *test)
+{
+	take_a_then_b();
+	take_a_then_b();
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 0);
+}
+
+static void shim_lock_classes_by_init_site(struct kunit *test)
+{
+	spinlock_t *l = kunit_kcalloc(test, 2, sizeof(*l), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	for (i = 0; i < 2; i++)
+		spin_lock_init(&l[i]);	/* one site, one class */
+	shim_expect_report("possible recursive locking detected");
+	spin_lock(&l[0]);
+	spin_lock(&l[1]);
+	spin_unlock(&l[1]);
+	spin_unlock(&l[0]);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void noop_release(struct kref *k)
+{
+}
+
+static void shim_refcount_underflow_reported(struct kunit *test)
+{
+	struct kref k;
+
+	kref_init(&k);
+	KUNIT_EXPECT_EQ(test, kref_put(&k, noop_release), 1);
+	shim_expect_report("refcount_t: underflow");
+	KUNIT_EXPECT_EQ(test, kref_put(&k, noop_release), 0);
+	shim_expect_report("refcount_t: addition on 0");
+	kref_get(&k);
+	KUNIT_EXPECT_EQ(test, kref_read(&k), 0U);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+}
+
+static void shim_leak(void *unused)
+{
+	void *p = kmalloc(24, GFP_KERNEL);
+
+	(void)p;
+}
+
+static void shim_leak_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(shim_leak, NULL, title, sizeof(title)), 1);
+	KUNIT_EXPECT_TRUE(test, strstr(title, "end-of-test checks failed") != NULL);
+}
+
+static void shim_declared_leak_passes(struct kunit *test)
+{
+	shim_leak(NULL);
+	KUNIT_EXPECT_EQ(test, shim_live_allocs(), (size_t)1);
+	shim_expect_leaks(1);
+}
+
+static void write_after_free(void *unused)
+{
+	int *p = kmalloc(sizeof(*p) * 4, GFP_KERNEL);
+
+	kfree(p);
+	WRITE_ONCE(p[2], 7);	/* the bug */
+}
+
+static void shim_write_after_free_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(write_after_free, NULL, title,
+						sizeof(title)), 1);
+}
+
+static void shim_freed_memory_is_poisoned(struct kunit *test)
+{
+	unsigned char *p = kmalloc(16, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_FALSE(test, shim_is_freed(p));
+	kfree(p);
+	KUNIT_EXPECT_TRUE(test, shim_is_freed(p + 8));
+}
+
+static void shim_double_free_reported(struct kunit *test)
+{
+	void *p = kmalloc(8, GFP_KERNEL);
+
+	shim_expect_report("double free");
+	kfree(p);
+	kfree(p);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_overflow_reported_at_kfree(struct kunit *test)
+{
+	char *p = kmalloc(8, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	shim_expect_report("out-of-bounds write past a 8-byte block");
+	memset(p, 0, 9);
+	kfree(p);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void shim_alloc_failure_injection(struct kunit *test)
+{
+	void *a, *b, *c;
+
+	shim_fail_next_allocs(2);
+	a = kmalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	b = kzalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	c = kmalloc(8, GFP_KERNEL);
+	KUNIT_EXPECT_NULL(test, a);
+	KUNIT_EXPECT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, c);
+	kfree(c);
+}
+
+static void unexpected_warn(void *unused)
+{
+	WARN_ON(1);
+}
+
+static void shim_unexpected_warn_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, unexpected_warn, NULL, "WARNING: at ");
+}
+
+static void shim_expected_warn_passes(struct kunit *test)
+{
+	shim_expect_report("WARNING: at");
+	KUNIT_EXPECT_TRUE(test, WARN(1, "expected %d", 1));
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+static void missing_report(void *unused)
+{
+	shim_expect_report("a report that never comes");
+}
+
+static void shim_unmet_expectation_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(missing_report, NULL, title,
+						sizeof(title)), 1);
+}
+
+static void wait_forever(void *unused)
+{
+	DECLARE_COMPLETION(never);
+
+	shim_set_hung_task_ms(100);
+	wait_for_completion(&never);
+}
+
+static void shim_hung_task_reported_with_place(struct kunit *test)
+{
+	expect_child_fails(test, wait_forever, NULL,
+			   "blocked for more than 100 ms in wait_forever at");
+}
+
+static void deadlock_mutex(void *unused)
+{
+	shim_set_hung_task_ms(100);
+	mutex_lock(&mutex_a);
+	mutex_lock(&mutex_a);
+}
+
+static void shim_mutex_self_deadlock_reported(struct kunit *test)
+{
+	expect_child_fails(test, deadlock_mutex, NULL, "mutex recursion");
+}
+
+struct waker {
+	struct task_struct *sleeper;
+	struct completion armed;
+	atomic_t woke;
+};
+
+static int waker_fn(void *data)
+{
+	struct waker *w = data;
+
+	wait_for_completion(&w->armed);
+	wake_up_process(w->sleeper);
+	atomic_set(&w->woke, 1);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+static void shim_no_lost_wakeup(struct kunit *test)
+{
+	struct waker w = { .sleeper = current };
+	struct task_struct *t;
+
+	init_completion(&w.armed);
+	t = kthread_run(waker_fn, &w, "waker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	complete(&w.armed);
+	while (!atomic_read(&w.woke))
+		yield();	/* the wake-up comes before we sleep */
+	schedule();		/* must return: the wake-up was not lost */
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	kthread_stop(t);
+}
+
+static void shim_wake_up_running_task(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, wake_up_process(current), 0);
+}
+
+static void shim_irqsave_restores_flags(struct kunit *test)
+{
+	unsigned long outer, inner;
+
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	local_irq_save(outer);
+	local_irq_save(inner);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	local_irq_restore(inner);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());	/* still the outer section */
+	local_irq_restore(outer);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	spin_lock_irqsave(&lock_a, outer);
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	KUNIT_EXPECT_TRUE(test, in_atomic());
+	spin_unlock_irqrestore(&lock_a, outer);
+	KUNIT_EXPECT_FALSE(test, in_atomic());
+}
+
+static int irq_runs;
+
+static void count_irq(void *unused)
+{
+	irq_runs++;
+	WARN_ON(!in_hardirq() || !irqs_disabled());
+}
+
+static void shim_irq_waits_for_irqs_on(struct kunit *test)
+{
+	unsigned long flags;
+
+	irq_runs = 0;
+	local_irq_save(flags);
+	shim_raise_irq(count_irq, NULL);
+	spin_lock(&lock_a);
+	spin_unlock(&lock_a);
+	KUNIT_EXPECT_EQ(test, irq_runs, 0);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, irq_runs, 1);
+}
+
+static void leave_lock_held(void *unused)
+{
+	spin_lock(&lock_a);
+}
+
+static void shim_lock_held_at_end_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, leave_lock_held, NULL, "lock(s) held");
+}
+
+static int idle_fn(void *data)
+{
+	msleep(500);
+	return 0;
+}
+
+static void leave_kthread_running(void *unused)
+{
+	kthread_run(idle_fn, NULL, "idler");
+}
+
+static void shim_running_kthread_at_end_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(leave_kthread_running, NULL, title,
+						sizeof(title)), 1);
+}
+
+static int result_fn(void *data)
+{
+	while (!kthread_should_stop())
+		msleep(1);
+	return 42;
+}
+
+static void shim_kthread_stop_returns_result(struct kunit *test)
+{
+	struct task_struct *t = kthread_run(result_fn, NULL, "result-%d", 7);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_STREQ(test, t->comm, "result-7");
+	KUNIT_EXPECT_EQ(test, kthread_stop(t), 42);
+}
+
+static void shim_list_corruption_reported(struct kunit *test)
+{
+	LIST_HEAD(head);
+	struct list_head a;
+
+	list_add(&a, &head);
+	list_del(&a);
+	shim_expect_report("list_del corruption");
+	list_del(&a);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&head));
+}
+
+static void shim_semaphore_counts(struct kunit *test)
+{
+	struct semaphore sem;
+
+	sema_init(&sem, 2);
+	down(&sem);
+	down(&sem);
+	KUNIT_EXPECT_NE(test, down_trylock(&sem), 0);
+	up(&sem);
+	KUNIT_EXPECT_EQ(test, down_trylock(&sem), 0);
+	up(&sem);
+	up(&sem);
+}
+
+static void shim_completion_timeout(struct kunit *test)
+{
+	DECLARE_COMPLETION(c);
+
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&c, msecs_to_jiffies(20)), 0UL);
+	complete(&c);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&c, msecs_to_jiffies(20)), 0UL);
+	complete_all(&c);
+	wait_for_completion(&c);
+	wait_for_completion(&c);
+	KUNIT_EXPECT_TRUE(test, completion_done(&c));
+}
+
+static void shim_printk_log_captured(struct kunit *test)
+{
+	pr_info("shim-test: hello %d\n", 42);
+	KUNIT_EXPECT_TRUE(test, shim_log_contains("hello 42"));
+	shim_log_clear();
+	KUNIT_EXPECT_FALSE(test, shim_log_contains("hello 42"));
+}
+
+static struct kunit_case shim_test_cases[] = {
+	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
+	KUNIT_CASE(shim_sleep_under_spinlock_expected),
+	KUNIT_CASE(shim_sleep_with_irqs_off_reported),
+	KUNIT_CASE(shim_mutex_under_spinlock_reported),
+	KUNIT_CASE(shim_gfp_kernel_in_atomic_reported),
+	KUNIT_CASE(shim_spin_recursion_reported),
+	KUNIT_CASE(shim_unlock_not_held_reported),
+	KUNIT_CASE(shim_uninitialised_lock_reported),
+	KUNIT_CASE(shim_lock_order_inversion_fails_test),
+	KUNIT_CASE(shim_lock_order_consistent_passes),
+	KUNIT_CASE(shim_lock_classes_by_init_site),
+	KUNIT_CASE(shim_refcount_underflow_reported),
+	KUNIT_CASE(shim_leak_fails_test),
+	KUNIT_CASE(shim_declared_leak_passes),
+	KUNIT_CASE(shim_write_after_free_fails_test),
+	KUNIT_CASE(shim_freed_memory_is_poisoned),
+	KUNIT_CASE(shim_double_free_reported),
+	KUNIT_CASE(shim_overflow_reported_at_kfree),
+	KUNIT_CASE(shim_alloc_failure_injection),
+	KUNIT_CASE(shim_unexpected_warn_fails_test),
+	KUNIT_CASE(shim_expected_warn_passes),
+	KUNIT_CASE(shim_unmet_expectation_fails_test),
+	KUNIT_CASE(shim_hung_task_reported_with_place),
+	KUNIT_CASE(shim_mutex_self_deadlock_reported),
+	KUNIT_CASE(shim_no_lost_wakeup),
+	KUNIT_CASE(shim_wake_up_running_task),
+	KUNIT_CASE(shim_irqsave_restores_flags),
+	KUNIT_CASE(shim_irq_waits_for_irqs_on),
+	KUNIT_CASE(shim_lock_held_at_end_fails_test),
+	KUNIT_CASE(shim_running_kthread_at_end_fails_test),
+	KUNIT_CASE(shim_kthread_stop_returns_result),
+	KUNIT_CASE(shim_list_corruption_reported),
+	KUNIT_CASE(shim_semaphore_counts),
+	KUNIT_CASE(shim_completion_timeout),
+	KUNIT_CASE(shim_printk_log_captured),
+	{}
+};
+
+static struct kunit_suite shim_test_suite = {
+	.name = "shim",
+	.test_cases = shim_test_cases,
+};
+
+kunit_test_suites(&shim_test_suite);
