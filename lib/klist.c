@@ -87,15 +87,22 @@ static void klist_node_init(struct klist *k, struct klist_node *n)
 		k->get(n);
 }
 
-/* Link @n after @prev, which is the list head or a node on @k. */
+/*
+ * Link @n next to @at, the list head or a node on @k: after it, or
+ * before it.  Only @at is named: its neighbours may change (or go) until
+ * we hold the lock.
+ */
 static void klist_link(struct klist *k, struct klist_node *n,
-		       struct list_head *prev)
+		       struct list_head *at, bool before)
 {
 	unsigned long flags;
 
 	klist_node_init(k, n);
 	spin_lock_irqsave(&k->k_lock, flags);
-	list_add(&n->n_node, prev);
+	if (before)
+		list_add_tail(&n->n_node, at);
+	else
+		list_add(&n->n_node, at);
 	spin_unlock_irqrestore(&k->k_lock, flags);
 }
 
@@ -108,7 +115,7 @@ void klist_add_head(struct klist_node *n, struct klist *k)
 {
 	if (WARN_ON(!n || !k))
 		return;
-	klist_link(k, n, &k->k_list);
+	klist_link(k, n, &k->k_list, false);
 }
 EXPORT_SYMBOL_GPL(klist_add_head);
 
@@ -121,7 +128,7 @@ void klist_add_tail(struct klist_node *n, struct klist *k)
 {
 	if (WARN_ON(!n || !k))
 		return;
-	klist_link(k, n, k->k_list.prev);
+	klist_link(k, n, &k->k_list, true);
 }
 EXPORT_SYMBOL_GPL(klist_add_tail);
 
@@ -139,7 +146,7 @@ void klist_add_behind(struct klist_node *n, struct klist_node *pos)
 	k = knode_klist(pos);
 	if (WARN(!k, "klist: adding behind a node that is on no list\n"))
 		return;
-	klist_link(k, n, &pos->n_node);
+	klist_link(k, n, &pos->n_node, false);
 }
 EXPORT_SYMBOL_GPL(klist_add_behind);
 
@@ -157,7 +164,7 @@ void klist_add_before(struct klist_node *n, struct klist_node *pos)
 	k = knode_klist(pos);
 	if (WARN(!k, "klist: adding before a node that is on no list\n"))
 		return;
-	klist_link(k, n, pos->n_node.prev);
+	klist_link(k, n, &pos->n_node, true);
 }
 EXPORT_SYMBOL_GPL(klist_add_before);
 

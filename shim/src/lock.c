@@ -225,6 +225,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		return;
 	}
 	check_order(p, l, file, line);
+	shim_sched_point();
 	for (;;) {
 		struct timespec ts = shim_deadline_ms(bound);
 
@@ -327,6 +328,7 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 	pop_held(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	pthread_mutex_unlock(&l->m);
+	shim_sched_point();
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth--;
 		if (!p->shim.irqs_off)

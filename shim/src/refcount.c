@@ -6,7 +6,10 @@
 
 bool __shim_refcount_inc_not_zero(refcount_t *r)
 {
-	int old = atomic_read(&r->refs);
+	int old;
+
+	shim_sched_point();
+	old = atomic_read(&r->refs);
 
 	do {
 		if (!old)
@@ -25,7 +28,10 @@ void __shim_refcount_inc(refcount_t *r, const char *file, int line)
 
 bool __shim_refcount_dec_and_test(refcount_t *r, const char *file, int line)
 {
-	int old = atomic_read(&r->refs);
+	int old;
+
+	shim_sched_point();
+	old = atomic_read(&r->refs);
 
 	do {
 		if (old <= 0) {

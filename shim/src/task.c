@@ -139,6 +139,7 @@ void shim_set_current_state(unsigned int state)
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	pthread_mutex_unlock(&p->shim.wait_lock);
+	shim_sched_point();
 }
 
 /* Sleep until woken or @timeout_ms passes (0: the hung-task bound applies). */
@@ -150,6 +151,7 @@ static long sleep_until_woken(long timeout_ms, const char *file, int line,
 	unsigned int bound = shim_hung_task_ms();
 
 	may_sleep_here(file, line);
+	shim_sched_point();
 	pthread_mutex_lock(&p->shim.wait_lock);
 	if (p->__state == TASK_RUNNING) {
 		pthread_mutex_unlock(&p->shim.wait_lock);
@@ -205,6 +207,7 @@ int wake_up_process(struct task_struct *p)
 {
 	int woke = 0;
 
+	shim_sched_point();
 	pthread_mutex_lock(&p->shim.wait_lock);
 	if (p->__state != TASK_RUNNING) {
 		WRITE_ONCE(p->__state, TASK_RUNNING);

@@ -85,6 +85,17 @@ void shim_raise_irq(void (*handler)(void *), void *arg);
  */
 void shim_on_unlock(const char *lock_name, void (*fn)(void *), void *arg);
 
+/* --- seeded schedule points ------------------------------------------- */
+
+/*
+ * At lock, unlock, refcount, sleep and wake points, act (yield or sleep
+ * 1-50 us) at @per_mille of them, drawn from per-task generators seeded
+ * from @seed (0: off).  Also set by SHIM_SCHED_SEED/SHIM_SCHED_PERMILLE.
+ */
+void shim_set_sched_points(unsigned long long seed, unsigned int per_mille);
+unsigned long long shim_sched_seed(void);
+void shim_sched_point(void);
+
 /* --- test lifecycle (used by the test runner) -------------------------- */
 
 void shim_test_begin(const char *name);

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * klist-torture: walkers and mutators hammer two klists for a bounded
+ * time, in the style of the kernel's locktorture, and check invariants
+ * as they go.
+ *
+ * List "plain" has no get/put hooks: a node is removed with
+ * klist_remove() and freed (poisoned) the moment it returns.  List
+ * "pinned" has hooks that pin a refcounted object: a node is deleted
+ * with klist_del() and the object freed when its last user lets go.
+ * Each list also has anchor nodes that are never removed.
+ *
+ * Invariants, checked continuously and counted:
+ *  - no walk reads a freed (poisoned) node: its magic must be intact;
+ *  - no node is returned twice in one walk;
+ *  - every anchor (linked for the whole walk) is visited by a full walk;
+ *  - at the end every reference balances: gets == puts, all freed.
+ *
+ * The shim adds its own checks (lock order, refcounts, list corruption,
+ * freed-memory writes); any of its reports ends the run as an error.
+ *
+ *   klist-torture [--duration-ms N] [--walkers N] [--mutators N]
+ *                 [--slots N] [--seed N] [--sched-permille N]
+ *
+ * The last line is "SUMMARY: ...", with the seed; --seed replays it (see
+ * README for how far a seed fixes a run).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/delay.h>
+#include <linux/klist.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <shim/shim.h>
+
+#define NODE_MAGIC	0x4b4c4e44u	/* "KLND" */
+#define ANCHORS		4
+#define MAX_SLOTS	4096
+
+struct tnode {
+	unsigned int magic;
+	unsigned int id;
+	bool anchor;
+	struct kref ref;		/* pinned list only */
+	struct klist_node kn;
+};
+
+struct tlist {
+	const char *name;
+	struct klist k;
+	bool pinned;
+	spinlock_t slot_lock;		/* guards slots[] */
+	struct tnode *slots[MAX_SLOTS];
+	struct tnode *anchors[ANCHORS];
+};
+
+static struct {
+	unsigned int duration_ms, walkers, mutators, slots, permille;
+	unsigned long long seed;
+} cfg = { 3000, 3, 2, 64, 100, 0 };
+
+static struct tlist lists[2];
+static atomic_long_t ops, walks, errors, n_gets, n_puts, objects;
+static atomic_t next_id = ATOMIC_INIT(1);
+static atomic_t stop = ATOMIC_INIT(0);
+
+static __printf(1, 2) void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_long_inc(&errors);
+	fprintf(stderr, "klist-torture: ERROR: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void print_summary(void)
+{
+	printf("SUMMARY: seed=%llu duration_ms=%u walkers=%u mutators=%u ops=%ld walks=%ld errors=%ld\n",
+	       cfg.seed, cfg.duration_ms, cfg.walkers, cfg.mutators,
+	       atomic_long_read(&ops), atomic_long_read(&walks),
+	       atomic_long_read(&errors));
+	fflush(stdout);
+}
+
+/* A shim report ends the run: print it as an error with the summary. */
+static void shim_failed(const char *file, int line, const char *title)
+{
+	atomic_long_inc(&errors);
+	fprintf(stderr, "klist-torture: ERROR: shim report at %s:%d: %s\n", file, line, title);
+	print_summary();
+	fflush(NULL);
+	_exit(1);
+}
+
+static unsigned long long rnd(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void tnode_release(struct kref *ref)
+{
+	struct tnode *t = container_of(ref, struct tnode, ref);
+
+	atomic_long_dec(&objects);
+	kfree(t);		/* poisons it */
+}
+
+static void pinned_get(struct klist_node *n)
+{
+	atomic_long_inc(&n_gets);
+	kref_get(&container_of(n, struct tnode, kn)->ref);
+}
+
+static void pinned_put(struct klist_node *n)
+{
+	atomic_long_inc(&n_puts);
+	kref_put(&container_of(n, struct tnode, kn)->ref, tnode_release);
+}
+
+static struct tnode *tnode_new(bool anchor)
+{
+	struct tnode *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	t->magic = NODE_MAGIC;
+	t->id = atomic_inc_return(&next_id);
+	t->anchor = anchor;
+	kref_init(&t->ref);
+	atomic_long_inc(&objects);
+	return t;
+}
+
+/* Drop the creator's hold on @t after it left @l. */
+static void tnode_unlinked(struct tlist *l, struct tnode *t)
+{
+	if (l->pinned) {
+		kref_put(&t->ref, tnode_release);
+	} else {
+		atomic_long_dec(&objects);
+		kfree(t);	/* klist_remove() returned: nobody may touch it */
+	}
+}
+
+/* Link @t by one of the four add calls, next to a node we hold in a slot. */
+static void tlist_add(struct tlist *l, struct tnode *t, unsigned long long r)
+{
+	struct tnode *pos;
+
+	switch (r % 4) {
+	case 0:
+		klist_add_head(&t->kn, &l->k);
+		return;
+	case 1:
+		klist_add_tail(&t->kn, &l->k);
+		return;
+	}
+	/* A neighbour that cannot be removed meanwhile: an anchor. */
+	pos = l->anchors[(r >> 8) % ANCHORS];
+	if (r % 4 == 2)
+		klist_add_behind(&t->kn, &pos->kn);
+	else
+		klist_add_before(&t->kn, &pos->kn);
+}
+
+static void mutate(struct tlist *l, unsigned long long *seed)
+{
+	unsigned long long r = rnd(seed);
+	unsigned int slot = r % cfg.slots;
+	struct tnode *t;
+
+	spin_lock(&l->slot_lock);
+	t = l->slots[slot];
+	l->slots[slot] = NULL;
+	spin_unlock(&l->slot_lock);
+
+	if (!t) {
+		t = tnode_new(false);
+		if (!t)
+			return;
+		tlist_add(l, t, r >> 16);
+		spin_lock(&l->slot_lock);
+		if (!l->slots[slot]) {
+			l->slots[slot] = t;
+			t = NULL;
+		}
+		spin_unlock(&l->slot_lock);
+		if (!t)
+			return;
+		/* Someone filled the slot meanwhile: take ours out again. */
+	}
+	if (l->pinned)
+		klist_del(&t->kn);
+	else
+		klist_remove(&t->kn);
+	tnode_unlinked(l, t);
+}
+
+static int mutator_fn(void *data)
+{
+	unsigned long long seed = cfg.seed * 31 + (unsigned long)data;
+
+	while (!atomic_read(&stop)) {
+		mutate(&lists[rnd(&seed) & 1], &seed);
+		atomic_long_inc(&ops);
+	}
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* Open-addressing set of node ids seen in one walk. */
+struct seen_set {
+	unsigned int ids[2 * (MAX_SLOTS + ANCHORS)];
+	unsigned int cap;
+};
+
+static bool seen_add(struct seen_set *s, unsigned int id)
+{
+	unsigned int h = (id * 2654435761u) % s->cap;
+
+	while (s->ids[h]) {
+		if (s->ids[h] == id)
+			return false;
+		h = (h + 1) % s->cap;
+	}
+	s->ids[h] = id;
+	return true;
+}
+
+static void walk(struct tlist *l, unsigned long long r, struct seen_set *seen)
+{
+	bool forward = r & 1, from_anchor = r & 2, early = (r & 12) == 12;
+	unsigned int limit = early ? (r >> 8) % 8 + 1 : ~0u;
+	unsigned int anchors_seen = 0, count = 0, want;
+	struct tnode *start = from_anchor ? l->anchors[0] : NULL;
+	struct klist_iter iter;
+	struct klist_node *n;
+
+	memset(seen->ids, 0, sizeof(seen->ids));
+	seen->cap = ARRAY_SIZE(seen->ids);
+	klist_iter_init_node(&l->k, &iter, start ? &start->kn : NULL);
+	while (count < limit &&
+	       (n = forward ? klist_next(&iter) : klist_prev(&iter))) {
+		struct tnode *t = container_of(n, struct tnode, kn);
+
+		if (READ_ONCE(t->magic) != NODE_MAGIC) {
+			error("%s walk read a freed node (id %u)", l->name, t->id);
+			break;
+		}
+		if (!seen_add(seen, t->id))
+			error("%s walk returned node %u twice", l->name, t->id);
+		anchors_seen += t->anchor;
+		count++;
+	}
+	klist_iter_exit(&iter);
+	/*
+	 * Anchors keep their order (0..3), so a full walk sees all of them,
+	 * and one from anchor 0 sees the three after it going forward and
+	 * none going back.
+	 */
+	want = !start ? ANCHORS : forward ? ANCHORS - 1 : 0;
+	if (!early && anchors_seen != want)
+		error("%s %s walk%s saw %u anchors, not %u", l->name,
+		      forward ? "forward" : "backward",
+		      start ? " from anchor 0" : "", anchors_seen, want);
+	atomic_long_inc(&walks);
+}
+
+static int walker_fn(void *data)
+{
+	unsigned long long seed = cfg.seed * 17 + (unsigned long)data;
+	struct seen_set *seen = kmalloc(sizeof(*seen), GFP_KERNEL);
+
+	if (!seen)
+		return -ENOMEM;
+	while (!atomic_read(&stop)) {
+		unsigned long long r = rnd(&seed);
+
+		walk(&lists[r & 1], r >> 1, seen);
+	}
+	kfree(seen);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+static void tlist_init(struct tlist *l, const char *name, bool pinned)
+{
+	int i;
+
+	l->name = name;
+	l->pinned = pinned;
+	spin_lock_init(&l->slot_lock);
+	klist_init(&l->k, pinned ? pinned_get : NULL, pinned ? pinned_put : NULL);
+	for (i = 0; i < ANCHORS; i++) {
+		l->anchors[i] = tnode_new(true);
+		klist_add_tail(&l->anchors[i]->kn, &l->k);
+	}
+}
+
+static void tlist_drain(struct tlist *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg.slots; i++) {
+		if (!l->slots[i])
+			continue;
+		klist_remove(&l->slots[i]->kn);
+		tnode_unlinked(l, l->slots[i]);
+		l->slots[i] = NULL;
+	}
+	for (i = 0; i < ANCHORS; i++) {
+		klist_remove(&l->anchors[i]->kn);
+		tnode_unlinked(l, l->anchors[i]);
+	}
+	if (!list_empty(&l->k.k_list))
+		error("%s list not empty after drain", l->name);
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N]\n",
+		prog);
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration-ms", required_argument, NULL, 'd' },
+		{ "walkers", required_argument, NULL, 'w' },
+		{ "mutators", required_argument, NULL, 'm' },
+		{ "slots", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "sched-permille", required_argument, NULL, 'p' },
+		{ }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': cfg.duration_ms = strtoul(optarg, NULL, 0); break;
+		case 'w': cfg.walkers = strtoul(optarg, NULL, 0); break;
+		case 'm': cfg.mutators = strtoul(optarg, NULL, 0); break;
+		case 's': cfg.slots = strtoul(optarg, NULL, 0); break;
+		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
+		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
+		default: usage(argv[0]);
+		}
+	}
+	if (!cfg.slots || cfg.slots > MAX_SLOTS || cfg.walkers > 64 || cfg.mutators > 64)
+		usage(argv[0]);
+	if (!cfg.seed) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		cfg.seed = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)getpid() << 20) ^ 1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct task_struct *threads[128];
+	unsigned int i, n = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	parse_args(argc, argv);
+	shim_set_fail_handler(shim_failed);
+	shim_test_begin("klist-torture");
+	shim_set_sched_points(cfg.seed, cfg.permille);
+	printf("klist-torture: seed=%llu (replay with --seed %llu)\n", cfg.seed, cfg.seed);
+
+	tlist_init(&lists[0], "plain", false);
+	tlist_init(&lists[1], "pinned", true);
+	for (i = 0; i < cfg.walkers; i++)
+		threads[n++] = kthread_run(walker_fn, (void *)(unsigned long)i, "walker-%u", i);
+	for (i = 0; i < cfg.mutators; i++)
+		threads[n++] = kthread_run(mutator_fn, (void *)(unsigned long)i, "mutator-%u", i);
+	msleep(cfg.duration_ms);
+	atomic_set(&stop, 1);
+	for (i = 0; i < n; i++)
+		if (!IS_ERR(threads[i]))
+			kthread_stop(threads[i]);
+
+	shim_set_sched_points(0, 0);
+	tlist_drain(&lists[0]);
+	tlist_drain(&lists[1]);
+	if (atomic_long_read(&n_gets) != atomic_long_read(&n_puts)) {
+		atomic_long_inc(&errors);
+		fprintf(stderr, "klist-torture: ERROR: n_gets %ld != n_puts %ld\n",
+			atomic_long_read(&n_gets), atomic_long_read(&n_puts));
+	}
+	if (atomic_long_read(&objects)) {
+		atomic_long_inc(&errors);
+		fprintf(stderr, "klist-torture: ERROR: %ld objects never freed\n",
+			atomic_long_read(&objects));
+	}
+	if (shim_test_end())
+		atomic_long_inc(&errors);
+	print_summary();
+	return atomic_long_read(&errors) ? 1 : 0;
+}
