@@ -197,6 +197,16 @@ static void pop_held(struct task_struct *p, struct shim_lock *l)
 	}
 }
 
+static bool held_by(struct task_struct *p, struct shim_lock *l)
+{
+	int i;
+
+	for (i = 0; i < p->shim.nheld; i++)
+		if (p->shim.held[i].lock == l)
+			return true;
+	return false;
+}
+
 static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 			const char *file, int line)
 {
@@ -217,7 +227,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		return;
 	if (kind == SHIM_MUTEX)
 		__shim_might_sleep(file, line);
-	if (READ_ONCE(l->owner) == p) {
+	if (held_by(p, l)) {
 		shim_report(file, line, "BUG: %s recursion: %s taken at %s:%d, already held since %s:%d",
 			    kind_name(kind), l->dep.name, file, line,
 			    l->owner_file, l->owner_line);
@@ -314,8 +324,8 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 
 	if (!check_magic(l, kind, file, line))
 		return;
-	owner = READ_ONCE(l->owner);
-	if (owner != p) {
+	if (!held_by(p, l)) {
+		owner = READ_ONCE(l->owner);
 		shim_report(file, line, "BUG: %s unlock of a lock not held: %s at %s:%d (owner: %s)",
 			    kind_name(kind), l->dep.name, file, line,
 			    owner ? owner->comm : "none");

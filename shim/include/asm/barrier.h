@@ -10,7 +10,19 @@
 #define smp_rmb()	rmb()
 #define smp_wmb()	wmb()
 
-#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#include <shim/valgrind.h>
+
+#define smp_store_release(p, v) do {					\
+	shim_vg_release((void *)(p));						\
+	shim_vg_marked((void *)(p), sizeof(*(p)));				\
+	__atomic_store_n((p), (v), __ATOMIC_RELEASE);			\
+} while (0)
+#define smp_load_acquire(p) ({						\
+	__typeof__(*(p)) __v;						\
+	shim_vg_marked((void *)(p), sizeof(*(p)));				\
+	__v = __atomic_load_n((p), __ATOMIC_ACQUIRE);			\
+	shim_vg_acquire((void *)(p));						\
+	__v;								\
+})
 
 #endif

@@ -4,6 +4,7 @@
 #define _SHIM_LINUX_ATOMIC_H
 
 #include <linux/types.h>
+#include <shim/valgrind.h>
 
 typedef struct {
 	int counter;
@@ -15,10 +16,16 @@ typedef struct {
 
 #define ATOMIC_INIT(i)	{ (i) }
 
-#define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
-#define atomic_add_return(i, v)	__atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
-#define atomic_sub_return(i, v)	__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+/* The counter, announced to valgrind's race detectors as a marked access. */
+#define __atomic_ctr(v) ({						\
+	shim_vg_marked((void *)&(v)->counter, sizeof((v)->counter));		\
+	&(v)->counter;							\
+})
+
+#define atomic_read(v)		__atomic_load_n(__atomic_ctr(v), __ATOMIC_RELAXED)
+#define atomic_set(v, i)	__atomic_store_n(__atomic_ctr(v), (i), __ATOMIC_RELAXED)
+#define atomic_add_return(i, v)	__atomic_add_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST)
+#define atomic_sub_return(i, v)	__atomic_sub_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST)
 #define atomic_add(i, v)	((void)atomic_add_return(i, v))
 #define atomic_sub(i, v)	((void)atomic_sub_return(i, v))
 #define atomic_inc(v)		atomic_add(1, v)
@@ -26,18 +33,18 @@ typedef struct {
 #define atomic_inc_return(v)	atomic_add_return(1, v)
 #define atomic_dec_return(v)	atomic_sub_return(1, v)
 #define atomic_dec_and_test(v)	(atomic_dec_return(v) == 0)
-#define atomic_xchg(v, n)	__atomic_exchange_n(&(v)->counter, (n), __ATOMIC_SEQ_CST)
+#define atomic_xchg(v, n)	__atomic_exchange_n(__atomic_ctr(v), (n), __ATOMIC_SEQ_CST)
 
 static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 {
-	__atomic_compare_exchange_n(&v->counter, &old, new, false,
+	__atomic_compare_exchange_n(__atomic_ctr(v), &old, new, false,
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	return old;
 }
 
-#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_long_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
-#define atomic_long_inc(v)	((void)__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
-#define atomic_long_dec(v)	((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
+#define atomic_long_read(v)	__atomic_load_n(__atomic_ctr(v), __ATOMIC_RELAXED)
+#define atomic_long_set(v, i)	__atomic_store_n(__atomic_ctr(v), (i), __ATOMIC_RELAXED)
+#define atomic_long_inc(v)	((void)__atomic_add_fetch(__atomic_ctr(v), 1, __ATOMIC_SEQ_CST))
+#define atomic_long_dec(v)	((void)__atomic_sub_fetch(__atomic_ctr(v), 1, __ATOMIC_SEQ_CST))
 
 #endif

@@ -7,14 +7,21 @@
 #ifndef _SHIM_LINUX_COMPILER_H
 #define _SHIM_LINUX_COMPILER_H
 
+#include <shim/valgrind.h>
 #include <asm/barrier.h>
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
-#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#define READ_ONCE(x) ({							\
+	shim_vg_marked((void *)&(x), sizeof(x));				\
+	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
+})
+#define WRITE_ONCE(x, val) do {						\
+	shim_vg_marked((void *)&(x), sizeof(x));				\
+	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
+} while (0)
 
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))

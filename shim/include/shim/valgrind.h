@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Annotations for valgrind's race detectors, compiled in only in the
+ * valgrind build (-DSHIM_VALGRIND).  Helgrind and DRD do not know the
+ * compiler's atomics, so the kernel's marked accesses would be reported
+ * as races although the kernel's memory model allows them:
+ *  - READ_ONCE/WRITE_ONCE and the atomic_t/refcount_t operations are
+ *    intentional concurrent accesses: their locations are not checked;
+ *  - smp_store_release/smp_load_acquire also order other accesses:
+ *    they become a happens-before edge.
+ * Plain accesses are still checked, which is what the tools are for.
+ */
+#ifndef _SHIM_SHIM_VALGRIND_H
+#define _SHIM_SHIM_VALGRIND_H
+
+#ifdef SHIM_VALGRIND
+#include <stddef.h>
+
+void shim_vg_marked(void *addr, size_t size);
+void shim_vg_release(void *addr);
+void shim_vg_acquire(void *addr);
+#else
+#define shim_vg_marked(addr, size)	do { } while (0)
+#define shim_vg_release(addr)		do { } while (0)
+#define shim_vg_acquire(addr)		do { } while (0)
+#endif
+
+#endif

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The client requests behind shim/valgrind.h (no-ops outside valgrind). */
+#include <shim/valgrind.h>
+
+#ifdef SHIM_VALGRIND
+#include <valgrind/helgrind.h>
+#include <valgrind/drd.h>
+
+void shim_vg_marked(void *addr, size_t size)
+{
+	VALGRIND_HG_DISABLE_CHECKING(addr, size);
+	ANNOTATE_BENIGN_RACE_SIZED(addr, size, "marked access");
+}
+
+void shim_vg_release(void *addr)
+{
+	ANNOTATE_HAPPENS_BEFORE(addr);
+}
+
+void shim_vg_acquire(void *addr)
+{
+	ANNOTATE_HAPPENS_AFTER(addr);
+}
+#endif
