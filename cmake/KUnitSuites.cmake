@@ -9,6 +9,29 @@
 #   The same tests linked against other library sources (a patched copy):
 #   used by tests/defects to show each regression test catches its defect.
 
+# In the valgrind build (the shim annotated with -DSHIM_VALGRIND), every
+# suite also runs under helgrind and DRD; any report fails the case.
+option(KLIST_VALGRIND_TESTS "Run the suites under helgrind and DRD too" OFF)
+if(KLIST_VALGRIND_TESTS)
+  find_program(VALGRIND valgrind REQUIRED)
+  set(VALGRIND_TOOLS helgrind drd)
+  set(VALGRIND_ARGS_helgrind --tool=helgrind --error-exitcode=99
+      --suppressions=${PROJECT_SOURCE_DIR}/tests/valgrind.supp)
+  set(VALGRIND_ARGS_drd --tool=drd --error-exitcode=99
+      --suppressions=${PROJECT_SOURCE_DIR}/tests/valgrind.supp)
+  # Valgrind runs threads one at a time, 20-100x slower: give sleeps room.
+  set(VALGRIND_ENV "SHIM_HUNG_TASK_MS=60000;CK_TIMEOUT_MULTIPLIER=20")
+endif()
+
+# Adds TEST (running COMMAND...) under each valgrind tool, as TOOL.TEST.
+function(add_valgrind_tests test label)
+  foreach(tool ${VALGRIND_TOOLS})
+    add_test(NAME ${tool}.${test} COMMAND ${VALGRIND} ${VALGRIND_ARGS_${tool}} ${ARGN})
+    set_tests_properties(${tool}.${test} PROPERTIES LABELS "${tool};${label}"
+                         TIMEOUT 1800 ENVIRONMENT "${VALGRIND_ENV}")
+  endforeach()
+endfunction()
+
 add_library(kunit-check STATIC ${PROJECT_SOURCE_DIR}/shim/kunit/kunit-check.c)
 target_link_libraries(kunit-check PUBLIC shim-objs PkgConfig::CHECK)
 
@@ -29,6 +52,8 @@ function(kunit_test_executable name label)
       add_test(NAME ${label}.${suite} COMMAND ${name} ${suite})
       set_tests_properties(${label}.${suite} PROPERTIES LABELS "${label}"
                            TIMEOUT 300)
+      add_valgrind_tests(${label}.${suite} ${label}
+                         $<TARGET_FILE:${name}> ${suite})
     endforeach()
   endforeach()
 endfunction()

@@ -113,7 +113,7 @@ static int check_quarantined(struct block *b)
 
 static bool take_injected_failure(void)
 {
-	unsigned int n = __atomic_load_n(&fail_next, __ATOMIC_RELAXED);
+	unsigned int n = READ_ONCE(fail_next);
 
 	while (n && !__atomic_compare_exchange_n(&fail_next, &n, n - 1, false,
 						 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
@@ -223,7 +223,7 @@ char *__shim_kasprintf(gfp_t gfp, const char *file, int line, const char *fmt, .
 
 void shim_fail_next_allocs(unsigned int n)
 {
-	__atomic_store_n(&fail_next, n, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(fail_next, n);
 }
 
 size_t shim_live_allocs(void)

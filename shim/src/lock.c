@@ -46,6 +46,9 @@ static const char *kind_name(enum shim_lock_kind kind)
 void shim_lock_init(struct shim_lock *l, const char *name,
 		    const struct lock_class_key *key)
 {
+	if (l->magic == SHIM_LOCK_MAGIC)	/* re-init: see init_completion() */
+		pthread_mutex_destroy(&l->m);
+	shim_vg_new_memory(l, sizeof(*l));
 	pthread_mutex_init(&l->m, NULL);
 	l->magic = SHIM_LOCK_MAGIC;
 	l->owner = NULL;
@@ -59,7 +62,7 @@ static int class_of(struct shim_lock *l)
 {
 	/* A statically initialised lock is its own class, as in lockdep. */
 	const void *key = l->dep.key ? (const void *)l->dep.key : (const void *)l;
-	int id = __atomic_load_n(&l->dep.class_id, __ATOMIC_ACQUIRE);
+	int id = smp_load_acquire(&l->dep.class_id);
 	int i;
 
 	if (id)
@@ -78,7 +81,7 @@ static int class_of(struct shim_lock *l)
 		nclasses++;
 	}
 	pthread_mutex_unlock(&graph_lock);
-	__atomic_store_n(&l->dep.class_id, i, __ATOMIC_RELEASE);
+	smp_store_release(&l->dep.class_id, i);
 	return i;
 }
 

@@ -26,11 +26,13 @@ void __shim_refcount_inc(refcount_t *r, const char *file, int line)
 			    file, line);
 }
 
+/* As in the kernel: release ordering, and acquire when it hits zero. */
 bool __shim_refcount_dec_and_test(refcount_t *r, const char *file, int line)
 {
 	int old;
 
 	shim_sched_point();
+	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 
 	do {
@@ -41,5 +43,8 @@ bool __shim_refcount_dec_and_test(refcount_t *r, const char *file, int line)
 		}
 	} while (!__atomic_compare_exchange_n(&r->refs.counter, &old, old - 1, false,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	return old == 1;
+	if (old != 1)
+		return false;
+	shim_vg_acquire(&r->refs.counter);
+	return true;
 }

@@ -42,24 +42,24 @@ static void read_env(void)
 	const char *p = getenv("SHIM_SCHED_PERMILLE");
 
 	if (s)
-		__atomic_store_n(&run_seed, strtoull(s, NULL, 0), __ATOMIC_RELAXED);
+		WRITE_ONCE(run_seed, strtoull(s, NULL, 0));
 	if (p)
-		permille = (unsigned int)atoi(p);
-	__atomic_store_n(&env_read, true, __ATOMIC_RELEASE);
+		WRITE_ONCE(permille, (unsigned int)atoi(p));
+	smp_store_release(&env_read, true);
 }
 
 void shim_set_sched_points(unsigned long long seed, unsigned int per_mille)
 {
-	__atomic_store_n(&env_read, true, __ATOMIC_RELEASE);
-	permille = per_mille;
-	__atomic_store_n(&run_seed, seed, __ATOMIC_RELAXED);
+	smp_store_release(&env_read, true);
+	WRITE_ONCE(permille, per_mille);
+	WRITE_ONCE(run_seed, seed);
 }
 
 unsigned long long shim_sched_seed(void)
 {
-	if (!__atomic_load_n(&env_read, __ATOMIC_ACQUIRE))
+	if (!smp_load_acquire(&env_read))
 		read_env();
-	return __atomic_load_n(&run_seed, __ATOMIC_RELAXED);
+	return READ_ONCE(run_seed);
 }
 
 void shim_sched_point(void)
@@ -73,7 +73,7 @@ void shim_sched_point(void)
 		rng = seed ^ ((unsigned long long)current->pid << 32);
 	}
 	r = splitmix64(&rng);
-	if (r % 1000 >= permille)
+	if (r % 1000 >= READ_ONCE(permille))
 		return;
 	if (r & (1ULL << 20)) {
 		sched_yield();

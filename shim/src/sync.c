@@ -8,11 +8,22 @@
 #include <linux/semaphore.h>
 #include "shim-internal.h"
 
+/*
+ * The kernel never destroys a completion or semaphore, and may init one
+ * again (or a new one where an old one lived on the stack).  Destroy the
+ * old pthread objects first so valgrind's tools see a clean start.
+ */
 void init_completion(struct completion *x)
 {
+	if (x->magic == SHIM_COMPLETION_MAGIC) {
+		pthread_cond_destroy(&x->c);
+		pthread_mutex_destroy(&x->m);
+	}
+	shim_vg_new_memory(x, sizeof(*x));
 	pthread_mutex_init(&x->m, NULL);
 	pthread_cond_init(&x->c, NULL);
 	x->done = 0;
+	x->magic = SHIM_COMPLETION_MAGIC;
 }
 
 void reinit_completion(struct completion *x)
@@ -119,9 +130,15 @@ bool completion_done(struct completion *x)
 
 void sema_init(struct semaphore *sem, int val)
 {
+	if (sem->magic == SHIM_SEMAPHORE_MAGIC) {
+		pthread_cond_destroy(&sem->c);
+		pthread_mutex_destroy(&sem->m);
+	}
+	shim_vg_new_memory(sem, sizeof(*sem));
 	pthread_mutex_init(&sem->m, NULL);
 	pthread_cond_init(&sem->c, NULL);
 	sem->count = val;
+	sem->magic = SHIM_SEMAPHORE_MAGIC;
 }
 
 void __shim_down(struct semaphore *sem, const char *file, int line,

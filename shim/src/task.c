@@ -67,20 +67,20 @@ const char *shim_task_name(struct task_struct *p)
 
 unsigned int shim_hung_task_ms(void)
 {
-	unsigned int ms = __atomic_load_n(&hung_ms, __ATOMIC_RELAXED);
+	unsigned int ms = READ_ONCE(hung_ms);
 
 	if (!ms) {
 		const char *env = getenv("SHIM_HUNG_TASK_MS");
 
 		ms = env && atoi(env) > 0 ? (unsigned int)atoi(env) : 3000;
-		__atomic_store_n(&hung_ms, ms, __ATOMIC_RELAXED);
+		WRITE_ONCE(hung_ms, ms);
 	}
 	return ms;
 }
 
 void shim_set_hung_task_ms(unsigned int ms)
 {
-	__atomic_store_n(&hung_ms, ms, __ATOMIC_RELAXED);
+	WRITE_ONCE(hung_ms, ms);
 }
 
 struct timespec shim_deadline_ms(unsigned int ms)
@@ -242,6 +242,7 @@ void shim_udelay(unsigned long usecs)
 
 struct task_struct *get_task_struct(struct task_struct *t)
 {
+	shim_vg_marked(&t->shim.usage, sizeof(t->shim.usage));
 	__atomic_add_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST);
 	return t;
 }
@@ -249,6 +250,7 @@ struct task_struct *get_task_struct(struct task_struct *t)
 void put_task_struct(struct task_struct *t)
 {
 	/* Task structs live until the test ends; only underflow matters here. */
+	shim_vg_marked(&t->shim.usage, sizeof(t->shim.usage));
 	if (__atomic_sub_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST) < 0)
 		shim_report(__FILE__, __LINE__,
 			    "refcount_t: underflow; put_task_struct on %s", t->comm);

@@ -21,4 +21,10 @@ void shim_vg_acquire(void *addr)
 {
 	ANNOTATE_HAPPENS_AFTER(addr);
 }
+
+void shim_vg_new_memory(void *addr, size_t size)
+{
+	VALGRIND_HG_CLEAN_MEMORY(addr, size);
+	ANNOTATE_NEW_MEMORY(addr, size);	/* DRD's, from drd.h */
+}
 #endif

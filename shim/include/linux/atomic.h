@@ -24,22 +24,41 @@ typedef struct {
 
 #define atomic_read(v)		__atomic_load_n(__atomic_ctr(v), __ATOMIC_RELAXED)
 #define atomic_set(v, i)	__atomic_store_n(__atomic_ctr(v), (i), __ATOMIC_RELAXED)
-#define atomic_add_return(i, v)	__atomic_add_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST)
-#define atomic_sub_return(i, v)	__atomic_sub_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST)
-#define atomic_add(i, v)	((void)atomic_add_return(i, v))
-#define atomic_sub(i, v)	((void)atomic_sub_return(i, v))
+/*
+ * Value-returning read-modify-writes are fully ordered in the kernel:
+ * for valgrind's tools each is a release and an acquire on the counter.
+ * The void ones (atomic_add, atomic_inc...) are unordered.
+ */
+#define __atomic_ordered(v, expr) ({					\
+	__typeof__(expr) __r;						\
+	shim_vg_release((void *)&(v)->counter);				\
+	__r = (expr);							\
+	shim_vg_acquire((void *)&(v)->counter);				\
+	__r;								\
+})
+
+#define atomic_add_return(i, v) \
+	__atomic_ordered(v, __atomic_add_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST))
+#define atomic_sub_return(i, v) \
+	__atomic_ordered(v, __atomic_sub_fetch(__atomic_ctr(v), (i), __ATOMIC_SEQ_CST))
+#define atomic_add(i, v) \
+	((void)__atomic_add_fetch(__atomic_ctr(v), (i), __ATOMIC_RELAXED))
+#define atomic_sub(i, v) \
+	((void)__atomic_sub_fetch(__atomic_ctr(v), (i), __ATOMIC_RELAXED))
 #define atomic_inc(v)		atomic_add(1, v)
 #define atomic_dec(v)		atomic_sub(1, v)
 #define atomic_inc_return(v)	atomic_add_return(1, v)
 #define atomic_dec_return(v)	atomic_sub_return(1, v)
 #define atomic_dec_and_test(v)	(atomic_dec_return(v) == 0)
-#define atomic_xchg(v, n)	__atomic_exchange_n(__atomic_ctr(v), (n), __ATOMIC_SEQ_CST)
+#define atomic_xchg(v, n) \
+	__atomic_ordered(v, __atomic_exchange_n(__atomic_ctr(v), (n), __ATOMIC_SEQ_CST))
 
 static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 {
-	__atomic_compare_exchange_n(__atomic_ctr(v), &old, new, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	return old;
+	return __atomic_ordered(v, ({
+		__atomic_compare_exchange_n(__atomic_ctr(v), &old, new, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		old; }));
 }
 
 #define atomic_long_read(v)	__atomic_load_n(__atomic_ctr(v), __ATOMIC_RELAXED)

@@ -6,16 +6,20 @@
 #include <pthread.h>
 #include <linux/types.h>
 
+#define SHIM_COMPLETION_MAGIC	0xc0e71e7eu
+
 struct completion {
 	pthread_mutex_t m;
 	pthread_cond_t c;
 	unsigned int done;
+	unsigned int magic;		/* initialised: a re-init destroys first */
 };
 
 #define COMPLETION_INITIALIZER(work) {					\
 	.m = PTHREAD_MUTEX_INITIALIZER,					\
 	.c = PTHREAD_COND_INITIALIZER,					\
 	.done = 0,							\
+	.magic = SHIM_COMPLETION_MAGIC,					\
 }
 #define DECLARE_COMPLETION(work) \
 	struct completion work = COMPLETION_INITIALIZER(work)

@@ -5,16 +5,20 @@
 
 #include <pthread.h>
 
+#define SHIM_SEMAPHORE_MAGIC	0x5e3a7043u
+
 struct semaphore {
 	pthread_mutex_t m;
 	pthread_cond_t c;
 	unsigned int count;
+	unsigned int magic;		/* initialised: a re-init destroys first */
 };
 
 #define __SEMAPHORE_INITIALIZER(name, n) {				\
 	.m = PTHREAD_MUTEX_INITIALIZER,					\
 	.c = PTHREAD_COND_INITIALIZER,					\
 	.count = (n),							\
+	.magic = SHIM_SEMAPHORE_MAGIC,					\
 }
 #define DEFINE_SEMAPHORE(name) \
 	struct semaphore name = __SEMAPHORE_INITIALIZER(name, 1)

@@ -7,7 +7,10 @@
  *  - READ_ONCE/WRITE_ONCE and the atomic_t/refcount_t operations are
  *    intentional concurrent accesses: their locations are not checked;
  *  - smp_store_release/smp_load_acquire also order other accesses:
- *    they become a happens-before edge.
+ *    they become a happens-before edge;
+ *  - initialising a lock, completion or semaphore makes new memory: the
+ *    kernel has no destroy call, so an old, never destroyed pthread
+ *    object may have lived there (on a reused stack, say).
  * Plain accesses are still checked, which is what the tools are for.
  */
 #ifndef _SHIM_SHIM_VALGRIND_H
@@ -19,10 +22,12 @@
 void shim_vg_marked(void *addr, size_t size);
 void shim_vg_release(void *addr);
 void shim_vg_acquire(void *addr);
+void shim_vg_new_memory(void *addr, size_t size);
 #else
 #define shim_vg_marked(addr, size)	do { } while (0)
 #define shim_vg_release(addr)		do { } while (0)
 #define shim_vg_acquire(addr)		do { } while (0)
+#define shim_vg_new_memory(addr, size)	do { } while (0)
 #endif
 
 #endif
