@@ -10,9 +10,13 @@
  * with klist_del() and the object freed when its last user lets go.
  * Each list also has anchor nodes that are never removed.
  *
+ * Some plain-list nodes are removed by two tasks at once, and walkers
+ * raise simulated interrupts whose handlers walk the plain list.
+ *
  * Invariants, checked continuously and counted:
  *  - no walk reads a freed (poisoned) node: its magic must be intact;
  *  - no node is returned twice in one walk;
+ *  - no step returns a node whose klist_del() returned before the step;
  *  - every anchor (linked for the whole walk) is visited by a full walk;
  *  - at the end every reference balances: gets == puts, all freed.
  *
@@ -20,7 +24,10 @@
  * freed-memory writes); any of its reports ends the run as an error.
  *
  *   klist-torture [--duration-ms N] [--walkers N] [--mutators N]
- *                 [--slots N] [--seed N] [--sched-permille N]
+ *                 [--slots N] [--seed N] [--sched-permille N] [--keep-going]
+ *
+ * The first error ends the run (so the run time is the time to detect);
+ * --keep-going counts them all instead.
  *
  * The last line is "SUMMARY: ...", with the seed; --seed replays it (see
  * README for how far a seed fixes a run).
@@ -52,6 +59,8 @@ struct tnode {
 	unsigned int id;
 	bool anchor;
 	struct kref ref;		/* pinned list only */
+	int deleted_seq;		/* pinned: del_clock once klist_del returned */
+	atomic_t removers;		/* plain: tasks in klist_remove on it */
 	struct klist_node kn;
 };
 
@@ -67,13 +76,20 @@ struct tlist {
 static struct {
 	unsigned int duration_ms, walkers, mutators, slots, permille;
 	unsigned long long seed;
-} cfg = { 3000, 3, 2, 64, 100, 0 };
+	bool keep_going;
+} cfg = { 3000, 3, 2, 64, 100, 0, false };
 
 static struct tlist lists[2];
 static atomic_long_t ops, walks, errors, n_gets, n_puts, objects;
 static atomic_t next_id = ATOMIC_INIT(1);
 static atomic_t stop = ATOMIC_INIT(0);
+static atomic_t del_clock = ATOMIC_INIT(0);
+static DEFINE_SPINLOCK(handoff_lock);
+static struct tnode *handoff;		/* a plain node for a second remover */
 
+static void print_summary(void);
+
+/* Count an invariant violation; the first one ends the run unless --keep-going. */
 static __printf(1, 2) void error(const char *fmt, ...)
 {
 	va_list ap;
@@ -84,6 +100,11 @@ static __printf(1, 2) void error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (!cfg.keep_going) {
+		print_summary();
+		fflush(NULL);
+		_exit(1);
+	}
 }
 
 static void print_summary(void)
@@ -130,6 +151,7 @@ static void pinned_get(struct klist_node *n)
 
 static void pinned_put(struct klist_node *n)
 {
+	might_sleep();		/* the contract: put may sleep */
 	atomic_long_inc(&n_puts);
 	kref_put(&container_of(n, struct tnode, kn)->ref, tnode_release);
 }
@@ -180,6 +202,45 @@ static void tlist_add(struct tlist *l, struct tnode *t, unsigned long long r)
 		klist_add_before(&t->kn, &pos->kn);
 }
 
+/* The last remover of a plain node frees it. */
+static void plain_removed(struct tnode *t)
+{
+	if (atomic_dec_and_test(&t->removers)) {
+		atomic_long_dec(&objects);
+		kfree(t);	/* poisons it */
+	}
+}
+
+/* Remove a plain node, now and then together with another mutator. */
+static void plain_remove(struct tnode *t, bool share)
+{
+	atomic_set(&t->removers, 1);
+	if (share) {
+		spin_lock(&handoff_lock);
+		if (!handoff) {
+			atomic_set(&t->removers, 2);
+			handoff = t;
+		}
+		spin_unlock(&handoff_lock);
+	}
+	klist_remove(&t->kn);
+	plain_removed(t);
+}
+
+static void take_handoff(void)
+{
+	struct tnode *t;
+
+	spin_lock(&handoff_lock);
+	t = handoff;
+	handoff = NULL;
+	spin_unlock(&handoff_lock);
+	if (t) {
+		klist_remove(&t->kn);
+		plain_removed(t);
+	}
+}
+
 static void mutate(struct tlist *l, unsigned long long *seed)
 {
 	unsigned long long r = rnd(seed);
@@ -206,11 +267,13 @@ static void mutate(struct tlist *l, unsigned long long *seed)
 			return;
 		/* Someone filled the slot meanwhile: take ours out again. */
 	}
-	if (l->pinned)
+	if (l->pinned) {
 		klist_del(&t->kn);
-	else
-		klist_remove(&t->kn);
-	tnode_unlinked(l, t);
+		WRITE_ONCE(t->deleted_seq, atomic_inc_return(&del_clock));
+		tnode_unlinked(l, t);
+	} else {
+		plain_remove(t, (r >> 40) % 4 == 0);
+	}
 }
 
 static int mutator_fn(void *data)
@@ -218,6 +281,7 @@ static int mutator_fn(void *data)
 	unsigned long long seed = cfg.seed * 31 + (unsigned long)data;
 
 	while (!atomic_read(&stop)) {
+		take_handoff();
 		mutate(&lists[rnd(&seed) & 1], &seed);
 		atomic_long_inc(&ops);
 	}
@@ -245,6 +309,21 @@ static bool seen_add(struct seen_set *s, unsigned int id)
 	return true;
 }
 
+/* A short walk from a simulated interrupt (hardirq, interrupts off). */
+static void irq_walk(void *data)
+{
+	struct tlist *l = data;
+	struct klist_iter iter;
+	struct klist_node *n;
+	int steps = 0;
+
+	klist_iter_init(&l->k, &iter);
+	while (steps++ < 4 && (n = klist_next(&iter)))
+		if (READ_ONCE(container_of(n, struct tnode, kn)->magic) != NODE_MAGIC)
+			error("%s walk in an interrupt read a freed node", l->name);
+	klist_iter_exit(&iter);
+}
+
 static void walk(struct tlist *l, unsigned long long r, struct seen_set *seen)
 {
 	bool forward = r & 1, from_anchor = r & 2, early = (r & 12) == 12;
@@ -256,15 +335,26 @@ static void walk(struct tlist *l, unsigned long long r, struct seen_set *seen)
 
 	memset(seen->ids, 0, sizeof(seen->ids));
 	seen->cap = ARRAY_SIZE(seen->ids);
+	if (!l->pinned && (r >> 20) % 8 == 0)
+		shim_raise_irq(irq_walk, l);	/* arrives during this walk */
 	klist_iter_init_node(&l->k, &iter, start ? &start->kn : NULL);
-	while (count < limit &&
-	       (n = forward ? klist_next(&iter) : klist_prev(&iter))) {
-		struct tnode *t = container_of(n, struct tnode, kn);
+	while (count < limit) {
+		int before = atomic_read(&del_clock);
+		struct tnode *t;
+		int deleted;
 
+		n = forward ? klist_next(&iter) : klist_prev(&iter);
+		if (!n)
+			break;
+		t = container_of(n, struct tnode, kn);
 		if (READ_ONCE(t->magic) != NODE_MAGIC) {
 			error("%s walk read a freed node (id %u)", l->name, t->id);
 			break;
 		}
+		deleted = l->pinned ? READ_ONCE(t->deleted_seq) : 0;
+		if (deleted && deleted <= before)
+			error("%s walk returned node %u, deleted before the step",
+			      l->name, t->id);
 		if (!seen_add(seen, t->id))
 			error("%s walk returned node %u twice", l->name, t->id);
 		anchors_seen += t->anchor;
@@ -320,6 +410,8 @@ static void tlist_drain(struct tlist *l)
 {
 	unsigned int i;
 
+	if (!l->pinned)
+		take_handoff();
 	for (i = 0; i < cfg.slots; i++) {
 		if (!l->slots[i])
 			continue;
@@ -338,7 +430,7 @@ static void tlist_drain(struct tlist *l)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N]\n",
+		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N] [--keep-going]\n",
 		prog);
 	exit(2);
 }
@@ -352,6 +444,7 @@ static void parse_args(int argc, char **argv)
 		{ "slots", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "sched-permille", required_argument, NULL, 'p' },
+		{ "keep-going", no_argument, NULL, 'k' },
 		{ }
 	};
 	int c;
@@ -364,6 +457,7 @@ static void parse_args(int argc, char **argv)
 		case 's': cfg.slots = strtoul(optarg, NULL, 0); break;
 		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
+		case 'k': cfg.keep_going = true; break;
 		default: usage(argv[0]);
 		}
 	}

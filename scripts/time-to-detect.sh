@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Proof of power: for each defect patch in tests/defects/*/, build the
+# torture program against a patched copy of lib/ under each tool, run it
+# with several seeds, and print the median time until it fails.
+#
+#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-o OUTDIR] [DEFECT_ID...]
+#
+# Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
+# Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
+# A run that survives TIMEOUT_S seconds did not catch the defect.  The
+# first row, "none", is lib/ as it is: it must never be "caught" (no
+# false reports from any tool).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+seeds=5
+timeout_s=60
+out=$top/build/time-to-detect
+while getopts "s:t:o:" opt; do
+	case $opt in
+	s) seeds=$OPTARG ;;
+	t) timeout_s=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+mkdir -p "$out"
+tools=(shim asan tsan helgrind)
+
+declare -A cflags=(
+	[shim]="-O1 -g"
+	[asan]="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
+	[tsan]="-O1 -g -fsanitize=thread"
+	[helgrind]="-O1 -g -DSHIM_VALGRIND"
+)
+
+# The torture program a defect is hunted with: from its patch's path.
+torture_for() {
+	case $1 in
+	none:dd) echo tests/torture/dd-torture.c ;;
+	none:*) echo tests/torture/klist-torture.c ;;
+	*/dd/*) echo tests/torture/dd-torture.c ;;
+	*) echo tests/torture/klist-torture.c ;;
+	esac
+}
+
+build() {	# patch tool -> binary path
+	local patch=$1 tool=$2 id src dir
+	id=$(basename "$patch" .patch)
+	dir=$out/${id//:/-}
+	src=$(torture_for "$patch")
+	mkdir -p "$dir"
+	if [ ! -d "$dir/lib" ]; then
+		cp -r "$top/lib" "$dir/lib"
+		case $patch in
+		none:*) ;;
+		*) patch --quiet --no-backup-if-mismatch -p1 -d "$dir" -i "$patch" ;;
+		esac
+	fi
+	# shellcheck disable=SC2086
+	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
+		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$top"/shim/src/*.c \
+		-lpthread
+	echo "$dir/torture-$tool"
+}
+
+run_one() {	# binary tool seed -> seconds, or "-" if it survived
+	local bin=$1 tool=$2 seed=$3 start end rc=0 hung=3000 log
+	local cmd=("$bin" --seed "$seed" --duration-ms $((timeout_s * 1000)))
+	if [ "$tool" = helgrind ]; then
+		cmd=(valgrind --tool=helgrind --error-exitcode=99 -q "${cmd[@]}")
+		hung=20000	# valgrind serialises threads: long waits are normal
+	fi
+	log=$(dirname "$bin")/$tool-seed$seed.log
+	start=$(date +%s.%N)
+	SHIM_HUNG_TASK_MS=$hung SHIM_SCHED_PERMILLE=100 \
+		timeout -k 5 $((timeout_s + 30)) "${cmd[@]}" > "$log" 2>&1 || rc=$?
+	end=$(date +%s.%N)
+	if [ $rc -eq 0 ]; then
+		echo "-"
+	else
+		echo "$end - $start" | bc
+	fi
+}
+
+median() {	# values... ("-" = not caught) -> median or "not caught"
+	local caught
+	caught=$(printf '%s\n' "$@" | grep -v '^-$' | sort -g || true)
+	local n total=$#
+	n=$(printf '%s\n' "$caught" | grep -c . || true)
+	if [ "$n" -le $((total / 2)) ]; then
+		echo "not caught ($n/$total)"
+		return
+	fi
+	# The median of all runs, the uncaught counting as slowest.
+	printf '%.2f s (%d/%d)\n' "$(printf '%s\n' "$caught" | sed -n "$(((total + 1) / 2))p")" "$n" "$total"
+}
+
+patches=()
+for p in none:klist none:dd; do
+	[ -f "$top/$(torture_for "$p")" ] && patches+=("$p")
+done
+for p in "$top"/tests/defects/*/*.patch; do
+	id=$(basename "$p" .patch)
+	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$id"; then
+		continue
+	fi
+	[ -f "$top/$(torture_for "$p")" ] || continue
+	patches+=("$p")
+done
+
+table=$out/table.md
+{
+	printf '| defect |'
+	printf ' %s |' "${tools[@]}"
+	printf '\n|---|'
+	printf -- '---|%.0s' "${tools[@]}"
+	printf '\n'
+} > "$table"
+for p in "${patches[@]}"; do
+	id=$(basename "$p" .patch)
+	row="| $id |"
+	for tool in "${tools[@]}"; do
+		bin=$(build "$p" "$tool")
+		times=()
+		for seed in $(seq 1 "$seeds"); do
+			times+=("$(run_one "$bin" "$tool" "$seed")")
+		done
+		row="$row $(median "${times[@]}") |"
+		echo "$id $tool: ${times[*]}" >&2
+	done
+	echo "$row" >> "$table"
+done
+cat "$table"
