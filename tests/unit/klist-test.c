@@ -604,6 +604,37 @@ static void klist_test_remove_waits_for_walker(struct kunit *test)
 	klist_del(&l->nodes[2].kn);
 }
 
+static void klist_test_removers_of_different_nodes(struct kunit *test)
+{
+	struct kt_list *l = kt_filled(test, 3);
+	struct kt_remover r[2] = { { .node = &l->nodes[0].kn }, { .node = &l->nodes[2].kn } };
+	struct klist_iter hold0, hold2;
+	struct task_struct *t[2];
+	int i;
+
+	/* Each remover waits for its own node: releasing one wakes only its own. */
+	klist_iter_init(&l->k, &hold0);
+	KUNIT_ASSERT_EQ(test, kt_id(klist_next(&hold0)), 0);
+	klist_iter_init_node(&l->k, &hold2, &l->nodes[1].kn);
+	KUNIT_ASSERT_EQ(test, kt_id(klist_next(&hold2)), 2);
+	for (i = 0; i < 2; i++) {
+		init_completion(&r[i].done);
+		t[i] = kthread_run(kt_remover_fn, &r[i], "kt-remover-%d", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+	}
+	msleep(100);
+	klist_iter_exit(&hold2);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r[1].done, msecs_to_jiffies(2000)), 0UL);
+	KUNIT_EXPECT_FALSE(test, completion_done(&r[0].done));
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&l->nodes[0].kn));
+	klist_iter_exit(&hold0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r[0].done, msecs_to_jiffies(2000)), 0UL);
+	for (i = 0; i < 2; i++)
+		kthread_stop(t[i]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 2);
+	klist_del(&l->nodes[1].kn);
+}
+
 static void klist_test_readd_after_remove(struct kunit *test)
 {
 	struct kt_list *l = kt_filled(test, 2);
@@ -705,6 +736,7 @@ static struct kunit_case klist_test_cases[] = {
 	KUNIT_CASE(klist_test_walk_sees_nodes_added_ahead),
 	KUNIT_CASE(klist_test_remove_unheld),
 	KUNIT_CASE(klist_test_remove_waits_for_walker),
+	KUNIT_CASE(klist_test_removers_of_different_nodes),
 	KUNIT_CASE(klist_test_readd_after_remove),
 	KUNIT_CASE(klist_test_many_nodes),
 	KUNIT_CASE(klist_test_layout),
