@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one interface every list under test implements.  Each
+ * implementation lives in its own translation unit, so our klist and
+ * the kernel's (whose symbols are renamed at compile time) never see
+ * each other's struct klist.
+ */
+#ifndef _BENCH_BENCH_H
+#define _BENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bench_list;
+
+struct bench_ops {
+	const char *name;
+	const char *what;
+	size_t node_bytes;	/* what each element must embed to be listed */
+	size_t iter_bytes;	/* walker state on the stack (0: none) */
+	bool has_remove;	/* klist_remove(): wait for walkers to let go */
+
+	/* A list of @nr linked nodes plus @spare unlinked writer slots. */
+	struct bench_list *(*create)(unsigned int nr, unsigned int spare);
+	void (*destroy)(struct bench_list *l);
+
+	/*
+	 * One whole walk; with @work, bench_work() runs once per node the
+	 * way the list allows (klists: with no lock held).  Returns the
+	 * nodes visited.
+	 */
+	unsigned long (*walk)(struct bench_list *l, unsigned int work);
+
+	/* Writer: link spare slot @slot at the tail, and delete it. */
+	void (*add)(struct bench_list *l, unsigned int slot);
+	void (*del)(struct bench_list *l, unsigned int slot);
+	/* The slot is still linked (a walker holds it after del). */
+	bool (*slot_linked)(struct bench_list *l, unsigned int slot);
+
+	/*
+	 * klist_remove wait: a walker stands on the first node (hold) and
+	 * later steps off it (release); meanwhile another thread removes
+	 * that node, then puts it back at the head (readd).
+	 */
+	void (*hold_first)(struct bench_list *l);
+	void (*release_first)(struct bench_list *l);
+	void (*remove_first)(struct bench_list *l);
+	void (*readd_first)(struct bench_list *l);
+};
+
+/* The "little work per node": @iters rounds of arithmetic on @seed. */
+unsigned long bench_work(unsigned long seed, unsigned int iters);
+
+extern const struct bench_ops bench_ours_ops;
+extern const struct bench_ops bench_kernel_ops;
+extern const struct bench_ops bench_rwlock_ops;
+extern const struct bench_ops bench_mutex_ops;
+
+#endif

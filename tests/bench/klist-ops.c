@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bench interface on a klist.  Built twice from this one file: once
+ * against our include/linux/klist.h, once against the kernel's own
+ * (with its symbols renamed by kernel-klist-rename.h), so both klists
+ * run exactly the same code.
+ */
+#include <stdlib.h>
+
+#include <linux/klist.h>
+#include "bench.h"
+
+#ifdef BENCH_KERNEL_KLIST
+#define BENCH_OPS	bench_kernel_ops
+#define BENCH_NAME	"kernel-6.1"
+#define BENCH_WHAT	"linux-source-6.1 lib/klist.c, unchanged, on the same shim"
+#else
+#define BENCH_OPS	bench_ours_ops
+#define BENCH_NAME	"ours"
+#define BENCH_WHAT	"lib/klist.c of this project"
+#endif
+
+struct item {
+	struct klist_node kn;
+	unsigned long val;
+};
+
+struct bench_list {
+	struct klist k;
+	struct item *items;	/* items[0] is the node the remove test uses */
+	struct item *spare;
+	unsigned int nr, nspare;
+	struct klist_iter hold;
+};
+
+static struct bench_list *kl_create(unsigned int nr, unsigned int spare)
+{
+	struct bench_list *l = calloc(1, sizeof(*l));
+	unsigned int i;
+
+	if (!l)
+		abort();
+	l->items = calloc(nr ? nr : 1, sizeof(*l->items));
+	l->spare = calloc(spare ? spare : 1, sizeof(*l->spare));
+	if (!l->items || !l->spare)
+		abort();
+	l->nr = nr;
+	l->nspare = spare;
+	klist_init(&l->k, NULL, NULL);
+	for (i = 0; i < nr; i++) {
+		l->items[i].val = i;
+		klist_add_tail(&l->items[i].kn, &l->k);
+	}
+	return l;
+}
+
+static void kl_destroy(struct bench_list *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nspare; i++)
+		if (klist_node_attached(&l->spare[i].kn))
+			klist_del(&l->spare[i].kn);
+	for (i = 0; i < l->nr; i++)
+		if (klist_node_attached(&l->items[i].kn))
+			klist_del(&l->items[i].kn);
+	free(l->spare);
+	free(l->items);
+	free(l);
+}
+
+static unsigned long kl_walk(struct bench_list *l, unsigned int work)
+{
+	struct klist_iter it;
+	struct klist_node *n;
+	unsigned long visited = 0, sink = 0;
+
+	klist_iter_init(&l->k, &it);
+	while ((n = klist_next(&it))) {
+		/* The work runs with no lock held: the point of a klist. */
+		if (work)
+			sink += bench_work(container_of(n, struct item, kn)->val,
+					   work);
+		visited++;
+	}
+	klist_iter_exit(&it);
+	__asm__ volatile("" : : "r"(sink));
+	return visited;
+}
+
+static void kl_add(struct bench_list *l, unsigned int slot)
+{
+	klist_add_tail(&l->spare[slot].kn, &l->k);
+}
+
+static void kl_del(struct bench_list *l, unsigned int slot)
+{
+	klist_del(&l->spare[slot].kn);
+}
+
+static bool kl_slot_linked(struct bench_list *l, unsigned int slot)
+{
+	return klist_node_attached(&l->spare[slot].kn);
+}
+
+static void kl_hold_first(struct bench_list *l)
+{
+	klist_iter_init(&l->k, &l->hold);
+	klist_next(&l->hold);
+}
+
+static void kl_release_first(struct bench_list *l)
+{
+	klist_next(&l->hold);
+	klist_iter_exit(&l->hold);
+}
+
+static void kl_remove_first(struct bench_list *l)
+{
+	klist_remove(&l->items[0].kn);
+}
+
+static void kl_readd_first(struct bench_list *l)
+{
+	klist_add_head(&l->items[0].kn, &l->k);
+}
+
+const struct bench_ops BENCH_OPS = {
+	.name		= BENCH_NAME,
+	.what		= BENCH_WHAT,
+	.node_bytes	= sizeof(struct klist_node),
+	.iter_bytes	= sizeof(struct klist_iter),
+	.has_remove	= true,
+	.create		= kl_create,
+	.destroy	= kl_destroy,
+	.walk		= kl_walk,
+	.add		= kl_add,
+	.del		= kl_del,
+	.slot_linked	= kl_slot_linked,
+	.hold_first	= kl_hold_first,
+	.release_first	= kl_release_first,
+	.remove_first	= kl_remove_first,
+	.readd_first	= kl_readd_first,
+};

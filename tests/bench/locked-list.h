@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The RFC's "before": a plain list_head whose lock is held for the whole
+ * walk.  Included by rwlock-list.c and mutex-list.c, which define
+ * LL_OPS, LL_NAME, LL_WHAT, ll_lock_t and the ll_* lock operations.
+ */
+#include <stdlib.h>
+#include <pthread.h>
+
+#include <linux/list.h>
+#include "bench.h"
+
+struct item {
+	struct list_head node;
+	unsigned long val;
+};
+
+struct bench_list {
+	ll_lock_t lock;
+	struct list_head head;
+	struct item *items;
+	struct item *spare;
+	unsigned int nr, nspare;
+};
+
+static struct bench_list *ll_create(unsigned int nr, unsigned int spare)
+{
+	struct bench_list *l = calloc(1, sizeof(*l));
+	unsigned int i;
+
+	if (!l)
+		abort();
+	l->items = calloc(nr ? nr : 1, sizeof(*l->items));
+	l->spare = calloc(spare ? spare : 1, sizeof(*l->spare));
+	if (!l->items || !l->spare)
+		abort();
+	l->nr = nr;
+	l->nspare = spare;
+	ll_init(&l->lock);
+	INIT_LIST_HEAD(&l->head);
+	for (i = 0; i < nr; i++) {
+		l->items[i].val = i;
+		list_add_tail(&l->items[i].node, &l->head);
+	}
+	return l;
+}
+
+static void ll_destroy(struct bench_list *l)
+{
+	ll_fini(&l->lock);
+	free(l->spare);
+	free(l->items);
+	free(l);
+}
+
+static unsigned long ll_walk(struct bench_list *l, unsigned int work)
+{
+	struct item *it;
+	unsigned long visited = 0, sink = 0;
+
+	ll_read_lock(&l->lock);
+	list_for_each_entry(it, &l->head, node) {
+		if (work)
+			sink += bench_work(it->val, work);
+		visited++;
+	}
+	ll_read_unlock(&l->lock);
+	__asm__ volatile("" : : "r"(sink));
+	return visited;
+}
+
+static void ll_add(struct bench_list *l, unsigned int slot)
+{
+	ll_write_lock(&l->lock);
+	list_add_tail(&l->spare[slot].node, &l->head);
+	ll_write_unlock(&l->lock);
+}
+
+static void ll_del(struct bench_list *l, unsigned int slot)
+{
+	ll_write_lock(&l->lock);
+	list_del(&l->spare[slot].node);
+	ll_write_unlock(&l->lock);
+}
+
+/* No walker can hold a node past the lock: a deleted slot is free. */
+static bool ll_slot_linked(struct bench_list *l, unsigned int slot)
+{
+	return false;
+}
+
+const struct bench_ops LL_OPS = {
+	.name		= LL_NAME,
+	.what		= LL_WHAT,
+	.node_bytes	= sizeof(struct list_head),
+	.iter_bytes	= 0,
+	.has_remove	= false,
+	.create		= ll_create,
+	.destroy	= ll_destroy,
+	.walk		= ll_walk,
+	.add		= ll_add,
+	.del		= ll_del,
+	.slot_linked	= ll_slot_linked,
+};
