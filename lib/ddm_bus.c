@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddm_bus.c - buses, devices and drivers of the ddm binding core: their
+ * registration, their lifetime and the walks over their lists.
+ *
+ * After the 2005 driver-model locking RFC by Patrick Mochel (bus klists,
+ * driver_for_each_device()), with the lessons of its review applied; see
+ * include/linux/ddm.h.  Binding itself lives in lib/ddm_dd.c.
+ */
+
+#include <linux/ddm.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+
+/* --- device lists ------------------------------------------------------- */
+
+static struct ddm_device *knode_bus_to_dev(struct klist_node *n)
+{
+	return container_of(n, struct ddm_device, knode_bus);
+}
+
+static struct ddm_device *knode_driver_to_dev(struct klist_node *n)
+{
+	return container_of(n, struct ddm_device, knode_driver);
+}
+
+/*
+ * A device pins itself while it is on a device list, so a walk that
+ * stands on it keeps it alive after ddm_device_unregister() (K5).
+ */
+static void ddm_klist_bus_get(struct klist_node *n)
+{
+	ddm_get_device(knode_bus_to_dev(n));
+}
+
+static void ddm_klist_bus_put(struct klist_node *n)
+{
+	ddm_put_device(knode_bus_to_dev(n));
+}
+
+static void ddm_klist_driver_get(struct klist_node *n)
+{
+	ddm_get_device(knode_driver_to_dev(n));
+}
+
+static void ddm_klist_driver_put(struct klist_node *n)
+{
+	ddm_put_device(knode_driver_to_dev(n));
+}
+
+/* --- buses -------------------------------------------------------------- */
+
+/**
+ * ddm_bus_register - register a bus
+ * @bus: the bus, with @name and @match set.
+ *
+ * Return: 0, -EINVAL for a NULL @bus, -EBUSY if it is registered already.
+ */
+int ddm_bus_register(struct ddm_bus *bus)
+{
+	if (WARN_ON(!bus))
+		return -EINVAL;
+	if (WARN(bus->registered, "ddm: bus %s registered twice\n", bus->name))
+		return -EBUSY;
+	klist_init(&bus->klist_devices, ddm_klist_bus_get, ddm_klist_bus_put);
+	klist_init(&bus->klist_drivers, NULL, NULL);
+	bus->registered = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ddm_bus_register);
+
+static int ddm_bus_found(struct ddm_device *dev, void *data)
+{
+	return 1;
+}
+
+static int ddm_bus_found_drv(struct ddm_driver *drv, void *data)
+{
+	return 1;
+}
+
+/**
+ * ddm_bus_unregister - unregister a bus
+ * @bus: the bus
+ *
+ * Every device and driver must have left the bus.  A bus that still has
+ * some is reported and stays registered.
+ */
+void ddm_bus_unregister(struct ddm_bus *bus)
+{
+	if (WARN_ON(!bus))
+		return;
+	if (WARN(!bus->registered, "ddm: bus %s is not registered\n",
+		 bus->name))
+		return;
+	if (WARN(ddm_bus_for_each_dev(bus, NULL, NULL, ddm_bus_found) ||
+		 ddm_bus_for_each_drv(bus, NULL, NULL, ddm_bus_found_drv),
+		 "ddm: bus %s unregistered with devices or drivers on it\n",
+		 bus->name))
+		return;
+	bus->registered = false;
+}
+EXPORT_SYMBOL_GPL(ddm_bus_unregister);
+
+/* --- devices ------------------------------------------------------------ */
+
+/**
+ * ddm_device_initialize - prepare a zeroed device for ddm_device_add()
+ * @dev: the device
+ *
+ * The device holds one reference afterwards, dropped by ddm_put_device().
+ * A driver set in @dev->driver after this is bound without a probe by
+ * ddm_device_add().
+ */
+void ddm_device_initialize(struct ddm_device *dev)
+{
+	if (WARN_ON(!dev))
+		return;
+	if (WARN(atomic_read(&dev->state) != DDM_DEV_INITIAL,
+		 "ddm: device %s initialised after it was added\n", dev->name))
+		return;
+	kref_init(&dev->kref);
+	mutex_init(&dev->mutex);
+}
+EXPORT_SYMBOL_GPL(ddm_device_initialize);
+
+/**
+ * ddm_device_add - put an initialised device on its bus and probe it
+ * @dev: the device, with @bus and @release set.
+ *
+ * The device joins the bus list before it is probed: a driver that
+ * registers meanwhile then finds it on the list, or is found by this
+ * probe (D2).  Not finding a driver is not an error.  On error the
+ * caller still drops its reference with ddm_put_device().
+ *
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before.
+ */
+int ddm_device_add(struct ddm_device *dev)
+{
+	struct ddm_bus *bus;
+
+	if (WARN_ON(!dev))
+		return -EINVAL;
+	bus = dev->bus;
+	if (WARN(!bus || !bus->registered,
+		 "ddm: device %s added without a registered bus\n", dev->name))
+		return -EINVAL;
+	if (WARN(!dev->release, "ddm: device %s has no release function\n",
+		 dev->name))
+		return -EINVAL;
+	if (WARN(atomic_cmpxchg(&dev->state, DDM_DEV_INITIAL,
+				DDM_DEV_ADDED) != DDM_DEV_INITIAL,
+		 "ddm: device %s registered twice\n", dev->name))
+		return -EBUSY;
+
+	klist_add_tail(&dev->knode_bus, &bus->klist_devices);
+	ddm_device_attach(dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ddm_device_add);
+
+/* Leave the bus; false (and a report) if @dev is not on one. */
+static bool ddm_device_leave_bus(struct ddm_device *dev)
+{
+	int old;
+
+	if (WARN_ON(!dev))
+		return false;
+	/*
+	 * Marked deleted before the unbind: a probe that takes the device
+	 * lock after this point refuses the device, so no driver can bind
+	 * to it once the unbind below is done.
+	 */
+	old = atomic_cmpxchg(&dev->state, DDM_DEV_ADDED, DDM_DEV_DELETED);
+	if (WARN(old != DDM_DEV_ADDED,
+		 "ddm: device %s deleted but not registered (deleted twice?)\n",
+		 dev->name))
+		return false;
+	/* No wait: walks that stand on the node hold a reference (K5). */
+	klist_del(&dev->knode_bus);
+	ddm_device_release_driver(dev);
+	return true;
+}
+
+/**
+ * ddm_device_del - take a device off its bus, unbinding it
+ * @dev: the device
+ *
+ * The reference taken by ddm_device_initialize() is left to the caller.
+ */
+void ddm_device_del(struct ddm_device *dev)
+{
+	ddm_device_leave_bus(dev);
+}
+EXPORT_SYMBOL_GPL(ddm_device_del);
+
+/**
+ * ddm_device_register - initialise a zeroed device and add it to its bus
+ * @dev: the device
+ *
+ * Return: as ddm_device_add().  On error, drop the reference with
+ * ddm_put_device() (which calls @dev->release).
+ */
+int ddm_device_register(struct ddm_device *dev)
+{
+	if (WARN_ON(!dev))
+		return -EINVAL;
+	/* Checked here too: initialising would reset a live device. */
+	if (WARN(atomic_read(&dev->state) != DDM_DEV_INITIAL,
+		 "ddm: device %s registered twice\n", dev->name))
+		return -EBUSY;
+	ddm_device_initialize(dev);
+	return ddm_device_add(dev);
+}
+EXPORT_SYMBOL_GPL(ddm_device_register);
+
+/**
+ * ddm_device_unregister - delete a device and drop the caller's reference
+ * @dev: the device
+ *
+ * A device that is not registered is reported and its reference is left
+ * alone, so that a double unregister does not free it twice.
+ */
+void ddm_device_unregister(struct ddm_device *dev)
+{
+	if (ddm_device_leave_bus(dev))
+		ddm_put_device(dev);
+}
+EXPORT_SYMBOL_GPL(ddm_device_unregister);
+
+/**
+ * ddm_get_device - take a reference on a device
+ * @dev: the device, or NULL
+ *
+ * Return: @dev.
+ */
+struct ddm_device *ddm_get_device(struct ddm_device *dev)
+{
+	if (dev)
+		kref_get(&dev->kref);
+	return dev;
+}
+EXPORT_SYMBOL_GPL(ddm_get_device);
+
+static void ddm_device_release(struct kref *kref)
+{
+	struct ddm_device *dev = container_of(kref, struct ddm_device, kref);
+
+	mutex_destroy(&dev->mutex);
+	if (dev->release)
+		dev->release(dev);
+	else
+		WARN(1, "ddm: device %s has no release function, leaked\n",
+		     dev->name);
+}
+
+/**
+ * ddm_put_device - drop a reference on a device
+ * @dev: the device, or NULL
+ *
+ * The last one calls @dev->release.  May sleep.
+ */
+void ddm_put_device(struct ddm_device *dev)
+{
+	if (dev)
+		kref_put(&dev->kref, ddm_device_release);
+}
+EXPORT_SYMBOL_GPL(ddm_put_device);
+
+/* --- drivers ------------------------------------------------------------ */
+
+/**
+ * ddm_driver_register - put a driver on its bus and bind it to devices
+ * @drv: the driver, with @bus set.
+ *
+ * The driver joins the bus list before it probes the devices already
+ * there, for the same reason as in ddm_device_add() (D2).
+ *
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered.
+ */
+int ddm_driver_register(struct ddm_driver *drv)
+{
+	if (WARN_ON(!drv))
+		return -EINVAL;
+	if (WARN(!drv->bus || !drv->bus->registered,
+		 "ddm: driver %s registered without a registered bus\n",
+		 drv->name))
+		return -EINVAL;
+	if (WARN(klist_node_attached(&drv->knode_bus),
+		 "ddm: driver %s registered twice\n", drv->name))
+		return -EBUSY;
+
+	klist_init(&drv->klist_devices, ddm_klist_driver_get,
+		   ddm_klist_driver_put);
+	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
+	ddm_driver_attach(drv);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ddm_driver_register);
+
+/**
+ * ddm_driver_unregister - unbind a driver from its devices and remove it
+ * @drv: the driver
+ *
+ * The driver leaves the bus list first and waits for walks standing on
+ * it (a device probing it, say) to move on: after that no new device can
+ * bind to it, and ddm_driver_detach() unbinds the ones that did.
+ * May sleep.  On return nothing refers to @drv any more.
+ */
+void ddm_driver_unregister(struct ddm_driver *drv)
+{
+	if (WARN_ON(!drv))
+		return;
+	if (WARN(!klist_node_attached(&drv->knode_bus),
+		 "ddm: driver %s is not registered\n", drv->name))
+		return;
+	klist_remove(&drv->knode_bus);
+	ddm_driver_detach(drv);
+}
+EXPORT_SYMBOL_GPL(ddm_driver_unregister);
+
+/* --- iterators ---------------------------------------------------------- */
+
+/**
+ * ddm_bus_for_each_dev - call a function for each device on a bus
+ * @bus: the bus
+ * @start: start after this device (NULL: at the first one)
+ * @data: passed to @fn
+ * @fn: called for each device; a non-zero return stops the walk
+ *
+ * @fn runs with no lock held and may sleep; the device it is given stays
+ * valid until it returns, even if it is unregistered meanwhile.  Devices
+ * added during the walk may or may not be seen; deleted ones are not
+ * seen once deleted.
+ *
+ * Return: -EINVAL for a NULL @bus or @fn, else the value of the call of
+ * @fn that stopped the walk, else 0.
+ */
+int ddm_bus_for_each_dev(struct ddm_bus *bus, struct ddm_device *start,
+			 void *data, int (*fn)(struct ddm_device *, void *))
+{
+	struct klist_iter i;
+	struct klist_node *n;
+	int error = 0;
+
+	if (!bus || WARN_ON(!fn))
+		return -EINVAL;
+	klist_iter_init_node(&bus->klist_devices, &i,
+			     start ? &start->knode_bus : NULL);
+	/* Test error first: stepping on after a stop would pin for nothing. */
+	while (!error && (n = klist_next(&i)))
+		error = fn(knode_bus_to_dev(n), data);
+	klist_iter_exit(&i);
+	return error;
+}
+EXPORT_SYMBOL_GPL(ddm_bus_for_each_dev);
+
+/**
+ * ddm_bus_for_each_drv - call a function for each driver on a bus
+ * @bus: the bus
+ * @start: start after this driver (NULL: at the first one)
+ * @data: passed to @fn
+ * @fn: called for each driver; a non-zero return stops the walk
+ *
+ * @fn runs with no lock held and may sleep.  The driver it is given
+ * cannot finish ddm_driver_unregister() until @fn returns, so @fn must
+ * not unregister it.
+ *
+ * Return: as ddm_bus_for_each_dev().
+ */
+int ddm_bus_for_each_drv(struct ddm_bus *bus, struct ddm_driver *start,
+			 void *data, int (*fn)(struct ddm_driver *, void *))
+{
+	struct klist_iter i;
+	struct klist_node *n;
+	int error = 0;
+
+	if (!bus || WARN_ON(!fn))
+		return -EINVAL;
+	klist_iter_init_node(&bus->klist_drivers, &i,
+			     start ? &start->knode_bus : NULL);
+	while (!error && (n = klist_next(&i)))
+		error = fn(container_of(n, struct ddm_driver, knode_bus), data);
+	klist_iter_exit(&i);
+	return error;
+}
+EXPORT_SYMBOL_GPL(ddm_bus_for_each_drv);
+
+/**
+ * ddm_driver_for_each_device - call a function for each device bound to
+ *	a driver
+ * @drv: the driver
+ * @start: start after this device (NULL: at the first one)
+ * @data: passed to @fn
+ * @fn: called for each device; a non-zero return stops the walk
+ *
+ * @fn runs with no lock held and may sleep.  An unbind of the device @fn
+ * is given waits, under the device lock, until @fn returns: so @fn must
+ * neither unbind that device nor take its device lock (D1).
+ *
+ * Return: -EINVAL for a NULL @drv or @fn, else as ddm_bus_for_each_dev().
+ */
+int ddm_driver_for_each_device(struct ddm_driver *drv,
+			       struct ddm_device *start, void *data,
+			       int (*fn)(struct ddm_device *, void *))
+{
+	struct klist_iter i;
+	struct klist_node *n;
+	int error = 0;
+
+	if (!drv || WARN_ON(!fn))
+		return -EINVAL;
+	klist_iter_init_node(&drv->klist_devices, &i,
+			     start ? &start->knode_driver : NULL);
+	while (!error && (n = klist_next(&i)))
+		error = fn(knode_driver_to_dev(n), data);
+	klist_iter_exit(&i);
+	return error;
+}
+EXPORT_SYMBOL_GPL(ddm_driver_for_each_device);

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddm_dd.c - the device/driver interactions of the ddm binding core:
+ * binding, probing, attaching, unbinding, and the calls into a bound
+ * driver (suspend, resume, shutdown).
+ *
+ * After drivers/base/dd.c of the 2005 driver-model locking RFC by
+ * Patrick Mochel.  The rules its review arrived at:
+ *  - dev->driver is read and changed only under the device lock, and an
+ *    unbind re-checks it there (D3);
+ *  - a probe of a bound device fails with -EBUSY (D4);
+ *  - driver_detach never unbinds a device its own walk stands on (D1).
+ */
+
+#include <linux/ddm.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+
+static bool ddm_match(struct ddm_driver *drv, struct ddm_device *dev)
+{
+	struct ddm_bus *bus = drv->bus;
+
+	if (dev->bus != bus)
+		return false;
+	return !bus->match || bus->match(dev, drv);
+}
+
+/* Put a device whose dev->driver is set on that driver's list. */
+static void ddm_driver_bound(struct ddm_device *dev)
+{
+	pr_debug("ddm: bound device %s to driver %s\n", dev->name,
+		 dev->driver->name);
+	klist_add_tail(&dev->knode_driver, &dev->driver->klist_devices);
+}
+
+/**
+ * ddm_device_bind_driver - bind a device to the driver set in dev->driver
+ * @dev: the device
+ *
+ * For a driver that claims a device without probing it (as a USB driver
+ * claims a second interface): set @dev->driver, then call this, both
+ * under ddm_device_lock().  ->probe is not called; ->remove will be.
+ *
+ * Return: 0, -EINVAL if @dev->driver is not set or @dev is not
+ * registered, -EBUSY if @dev is bound already.
+ */
+int ddm_device_bind_driver(struct ddm_device *dev)
+{
+	if (WARN_ON(!dev || !dev->driver))
+		return -EINVAL;
+	lockdep_assert_held(&dev->mutex);
+	if (WARN(atomic_read(&dev->state) != DDM_DEV_ADDED,
+		 "ddm: binding device %s that is not registered\n", dev->name))
+		return -EINVAL;
+	if (WARN(!klist_node_attached(&dev->driver->knode_bus),
+		 "ddm: binding device %s to unregistered driver %s\n",
+		 dev->name, dev->driver->name))
+		return -EINVAL;
+	if (WARN(ddm_device_is_bound(dev), "ddm: device %s already bound\n",
+		 dev->name))
+		return -EBUSY;
+	ddm_driver_bound(dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ddm_device_bind_driver);
+
+/*
+ * Probe @dev with @drv, which matches it.  Called with the device lock
+ * held, which is what makes the checks below hold until the bind.
+ */
+static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
+{
+	int ret = 0;
+
+	lockdep_assert_held(&dev->mutex);
+	/* Being deleted: ddm_device_del() has unbound it or is about to. */
+	if (atomic_read(&dev->state) != DDM_DEV_ADDED)
+		return -ENODEV;
+	/* D4: one driver per device, and a linked node is never re-added. */
+	if (dev->driver)
+		return -EBUSY;
+
+	dev->driver = drv;
+	if (drv->probe)
+		ret = drv->probe(dev);
+	if (ret) {
+		dev->driver = NULL;
+		dev->driver_data = NULL;
+		if (ret != -ENODEV && ret != -ENXIO)
+			pr_warn("%s: probe of %s failed with error %d\n",
+				drv->name, dev->name, ret);
+		return ret;
+	}
+	ddm_driver_bound(dev);
+	return 0;
+}
+
+/**
+ * ddm_driver_probe_device - try to bind a driver to a device
+ * @drv: the driver, registered
+ * @dev: the device, registered
+ *
+ * Calls the bus's match, then @drv->probe under the device lock.  The
+ * caller keeps @drv registered meanwhile.
+ *
+ * Return: 0 if bound; -ENODEV if @drv does not match @dev or @dev is
+ * being deleted; -EBUSY if @dev is bound already (to any driver); else
+ * the error of @drv->probe, which leaves @dev unbound.
+ */
+int ddm_driver_probe_device(struct ddm_driver *drv, struct ddm_device *dev)
+{
+	int ret;
+
+	if (WARN_ON(!drv || !dev))
+		return -EINVAL;
+	if (WARN(!klist_node_attached(&drv->knode_bus),
+		 "ddm: probing device %s with unregistered driver %s\n",
+		 dev->name, drv->name))
+		return -EINVAL;
+	if (!ddm_match(drv, dev))
+		return -ENODEV;
+	ddm_device_lock(dev);
+	ret = ddm_really_probe(drv, dev);
+	ddm_device_unlock(dev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ddm_driver_probe_device);
+
+static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
+{
+	struct ddm_device *dev = data;
+
+	if (!ddm_match(drv, dev))
+		return 0;
+	/* Stop at the first driver that binds; a failure tries the next. */
+	return ddm_really_probe(drv, dev) == 0;
+}
+
+/**
+ * ddm_device_attach - try to bind a device to a driver on its bus
+ * @dev: the device
+ *
+ * Walks the bus's drivers in registration order under the device lock
+ * and binds to the first that matches and probes successfully.  If
+ * @dev->driver was set beforehand, binds to it without probing.
+ *
+ * Return: 1 if @dev is bound, 0 if no driver took it, -ENODEV if @dev is
+ * not registered.
+ */
+int ddm_device_attach(struct ddm_device *dev)
+{
+	int ret;
+
+	if (WARN_ON(!dev))
+		return -EINVAL;
+	ddm_device_lock(dev);
+	if (atomic_read(&dev->state) != DDM_DEV_ADDED) {
+		ret = -ENODEV;
+	} else if (dev->driver) {
+		ret = 1;
+		if (!ddm_device_is_bound(dev))
+			ret = ddm_device_bind_driver(dev) ? 0 : 1;
+	} else {
+		ret = ddm_bus_for_each_drv(dev->bus, NULL, dev,
+					   ddm_device_attach_driver);
+	}
+	ddm_device_unlock(dev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ddm_device_attach);
+
+static int ddm_driver_attach_device(struct ddm_device *dev, void *data)
+{
+	struct ddm_driver *drv = data;
+
+	/* Match without the lock, as the bus's match only reads ids. */
+	if (!ddm_match(drv, dev))
+		return 0;
+	ddm_device_lock(dev);
+	/* -EBUSY for devices bound already is expected here. */
+	ddm_really_probe(drv, dev);
+	ddm_device_unlock(dev);
+	return 0;
+}
+
+/**
+ * ddm_driver_attach - try to bind a driver to the devices on its bus
+ * @drv: the driver, registered
+ *
+ * Probes every matching device that is not bound.  A device that no
+ * driver wants is not an error.
+ *
+ * Return: 0, or -EINVAL for a NULL @drv.
+ */
+int ddm_driver_attach(struct ddm_driver *drv)
+{
+	if (WARN_ON(!drv))
+		return -EINVAL;
+	return ddm_bus_for_each_dev(drv->bus, NULL, drv,
+				    ddm_driver_attach_device);
+}
+EXPORT_SYMBOL_GPL(ddm_driver_attach);
+
+/*
+ * Unbind @dev if it is bound to @drv (NULL: to any driver).  Called with
+ * the device lock held.
+ */
+static void ddm_release_driver_locked(struct ddm_device *dev,
+				      struct ddm_driver *drv)
+{
+	lockdep_assert_held(&dev->mutex);
+	/* D3: whoever got the lock first may have unbound it already. */
+	if (!dev->driver || (drv && dev->driver != drv))
+		return;
+	drv = dev->driver;
+	/*
+	 * Off the driver's list first, so no walk of it hands out a device
+	 * whose ->remove has run.  This waits for walks standing on the
+	 * node, which is why such a walk must not take this lock.
+	 */
+	klist_remove(&dev->knode_driver);
+	if (drv->remove)
+		drv->remove(dev);
+	dev->driver = NULL;
+	dev->driver_data = NULL;
+}
+
+/**
+ * ddm_device_release_driver - unbind a device from its driver
+ * @dev: the device; the caller holds a reference
+ *
+ * Calls the driver's ->remove under the device lock.  Nothing happens if
+ * @dev is not bound, also when a concurrent unbind got there first.  Must
+ * not be called from the device's own driver callbacks.  May sleep.
+ */
+void ddm_device_release_driver(struct ddm_device *dev)
+{
+	if (WARN_ON(!dev))
+		return;
+	ddm_device_lock(dev);
+	ddm_release_driver_locked(dev, NULL);
+	ddm_device_unlock(dev);
+}
+EXPORT_SYMBOL_GPL(ddm_device_release_driver);
+
+/**
+ * ddm_driver_detach - unbind a driver from every device bound to it
+ * @drv: the driver
+ *
+ * Does not walk the list while unbinding: the unbind waits for walks
+ * standing on the device, its own included (D1).  Instead it takes the
+ * last bound device, pins it and steps off the list, then unbinds it
+ * under its lock if it is still bound to @drv; until the list is empty.
+ * Devices bound meanwhile by ddm_driver_probe_device() are unbound too;
+ * call it once @drv has left its bus, so that this ends.  May sleep.
+ */
+void ddm_driver_detach(struct ddm_driver *drv)
+{
+	struct ddm_device *dev;
+	struct klist_iter i;
+	struct klist_node *n;
+
+	if (WARN_ON(!drv))
+		return;
+	for (;;) {
+		klist_iter_init(&drv->klist_devices, &i);
+		n = klist_prev(&i);
+		dev = n ? container_of(n, struct ddm_device, knode_driver) :
+			  NULL;
+		ddm_get_device(dev);
+		klist_iter_exit(&i);
+		if (!dev)
+			break;
+		ddm_device_lock(dev);
+		ddm_release_driver_locked(dev, drv);
+		ddm_device_unlock(dev);
+		ddm_put_device(dev);
+	}
+}
+EXPORT_SYMBOL_GPL(ddm_driver_detach);
+
+/* --- calls into the bound driver ----------------------------------------- */
+
+/**
+ * ddm_device_suspend - suspend a device through its driver
+ * @dev: the device
+ *
+ * Calls ->suspend of the bound driver, if any, under the device lock: it
+ * never runs alongside ->probe or ->remove.
+ *
+ * Return: 0 if unbound or the driver has no ->suspend, else its result.
+ */
+int ddm_device_suspend(struct ddm_device *dev)
+{
+	int ret = 0;
+
+	if (WARN_ON(!dev))
+		return -EINVAL;
+	ddm_device_lock(dev);
+	if (dev->driver && dev->driver->suspend)
+		ret = dev->driver->suspend(dev);
+	ddm_device_unlock(dev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ddm_device_suspend);
+
+/**
+ * ddm_device_resume - resume a device through its driver
+ * @dev: the device
+ *
+ * As ddm_device_suspend(), with ->resume.
+ *
+ * Return: 0 if unbound or the driver has no ->resume, else its result.
+ */
+int ddm_device_resume(struct ddm_device *dev)
+{
+	int ret = 0;
+
+	if (WARN_ON(!dev))
+		return -EINVAL;
+	ddm_device_lock(dev);
+	if (dev->driver && dev->driver->resume)
+		ret = dev->driver->resume(dev);
+	ddm_device_unlock(dev);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ddm_device_resume);
+
+/**
+ * ddm_device_shutdown - shut a device down through its driver
+ * @dev: the device
+ *
+ * Calls ->shutdown of the bound driver, if any, under the device lock.
+ */
+void ddm_device_shutdown(struct ddm_device *dev)
+{
+	if (WARN_ON(!dev))
+		return;
+	ddm_device_lock(dev);
+	if (dev->driver && dev->driver->shutdown)
+		dev->driver->shutdown(dev);
+	ddm_device_unlock(dev);
+}
+EXPORT_SYMBOL_GPL(ddm_device_shutdown);
+
+static int ddm_shutdown_one(struct ddm_device *dev, void *data)
+{
+	ddm_device_shutdown(dev);
+	return 0;
+}
+
+/**
+ * ddm_bus_shutdown - shut down every device on a bus
+ * @bus: the bus
+ *
+ * ddm's device_shutdown(): ddm_device_shutdown() for each device, in the
+ * order they were added.  Devices stay bound.
+ *
+ * Return: 0, or -EINVAL for a NULL @bus.
+ */
+int ddm_bus_shutdown(struct ddm_bus *bus)
+{
+	return ddm_bus_for_each_dev(bus, NULL, NULL, ddm_shutdown_one);
+}
+EXPORT_SYMBOL_GPL(ddm_bus_shutdown);

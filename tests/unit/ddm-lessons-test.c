@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One or more regression tests per lesson D1-D5 of the driver-model
+ * locking history (see the project's design notes), each named after
+ * its lesson and failing when the lesson is undone in lib/ddm_*.c
+ * (tests/defects/dd/ proves it).  Shared with KUnit in the kernel:
+ * kernel APIs only, no WARN on purpose.  The D2 consequence that needs
+ * a controlled interleaving is in the userspace suite.
+ */
+#include <kunit/test.h>
+#include <linux/ddm.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+
+struct dl_ctx {
+	struct ddm_bus bus;
+	atomic_t released;
+	/* Every ->remove on the bus, and those for an unbound device. */
+	atomic_t removes, unbound_removes;
+};
+
+struct dl_drv;
+
+/* Runs in ->probe or ->remove with the device lock held. */
+typedef void (*dl_hook_fn)(struct dl_drv *d, struct ddm_device *dev);
+
+struct dl_drv {
+	struct ddm_driver drv;
+	unsigned long mask;
+	atomic_t probes, removes;
+	dl_hook_fn probe_hook, remove_hook;
+	void *priv;
+};
+
+struct dl_dev {
+	struct ddm_device dev;
+	int id;
+	struct dl_ctx *ctx;
+	atomic_t removes;
+};
+
+static const char *const dl_names[] = { "dl-dev0", "dl-dev1", "dl-dev2" };
+
+static struct dl_dev *to_dl_dev(struct ddm_device *dev)
+{
+	return container_of(dev, struct dl_dev, dev);
+}
+
+static struct dl_drv *to_dl_drv(struct ddm_driver *drv)
+{
+	return container_of(drv, struct dl_drv, drv);
+}
+
+static int dl_match(struct ddm_device *dev, struct ddm_driver *drv)
+{
+	return !!(to_dl_drv(drv)->mask & (1UL << to_dl_dev(dev)->id));
+}
+
+static int dl_probe(struct ddm_device *dev)
+{
+	struct dl_drv *d = to_dl_drv(dev->driver);
+
+	atomic_inc(&d->probes);
+	if (d->probe_hook)
+		d->probe_hook(d, dev);
+	return 0;
+}
+
+static void dl_remove(struct ddm_device *dev)
+{
+	struct dl_ctx *c = container_of(dev->bus, struct dl_ctx, bus);
+	struct dl_drv *d;
+
+	atomic_inc(&c->removes);
+	/* Only a broken core calls ->remove on an unbound device. */
+	if (!dev->driver) {
+		atomic_inc(&c->unbound_removes);
+		return;
+	}
+	d = to_dl_drv(dev->driver);
+	atomic_inc(&d->removes);
+	atomic_inc(&to_dl_dev(dev)->removes);
+	if (d->remove_hook)
+		d->remove_hook(d, dev);
+}
+
+static void dl_release(struct ddm_device *dev)
+{
+	struct dl_dev *d = to_dl_dev(dev);
+
+	atomic_inc(&d->ctx->released);
+	kfree(d);
+}
+
+static struct dl_ctx *dl_setup(struct kunit *test)
+{
+	struct dl_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->bus.name = "dl-bus";
+	c->bus.match = dl_match;
+	KUNIT_ASSERT_EQ(test, ddm_bus_register(&c->bus), 0);
+	return c;
+}
+
+static struct dl_drv *dl_drv_new(struct kunit *test, struct dl_ctx *c,
+				 const char *name, unsigned long mask)
+{
+	struct dl_drv *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->drv.name = name;
+	d->drv.bus = &c->bus;
+	d->drv.probe = dl_probe;
+	d->drv.remove = dl_remove;
+	d->mask = mask;
+	return d;
+}
+
+static struct dl_dev *dl_dev_new(struct kunit *test, struct dl_ctx *c, int id)
+{
+	struct dl_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->id = id;
+	d->ctx = c;
+	d->dev.name = dl_names[id];
+	d->dev.bus = &c->bus;
+	d->dev.release = dl_release;
+	return d;
+}
+
+static struct dl_dev *dl_dev_add(struct kunit *test, struct dl_ctx *c, int id)
+{
+	struct dl_dev *d = dl_dev_new(test, c, id);
+
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&d->dev), 0);
+	return d;
+}
+
+static int dl_count(struct ddm_device *dev, void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+static int dl_bound(struct dl_drv *d)
+{
+	int n = 0;
+
+	if (ddm_driver_for_each_device(&d->drv, NULL, &n, dl_count))
+		return -1;
+	return n;
+}
+
+/* Wait for @c, or give up when the kthread is told to stop. */
+static bool dl_wait_or_stop(struct completion *c)
+{
+	while (!wait_for_completion_timeout(c, msecs_to_jiffies(50)))
+		if (kthread_should_stop())
+			return false;
+	return true;
+}
+
+static void dl_park(void)
+{
+	/* In the kernel a kthread must not return before kthread_stop(). */
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+}
+
+/* --- D1 ---------------------------------------------------------------- */
+
+/*
+ * D1: detaching a driver must not unbind the device its own walk stands
+ * on.  Undone, ddm_driver_unregister() waits in klist_remove() for
+ * itself (the shim's hung-task bound reports it).
+ */
+static void dd_d1_driver_unregister_detaches_all(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
+	struct dl_dev *devs[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		devs[i] = dl_dev_add(test, c, i);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_ASSERT_EQ(test, dl_bound(a), 3);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
+	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&devs[i]->removes), 1);
+		KUNIT_EXPECT_NULL(test, devs[i]->dev.driver);
+		KUNIT_EXPECT_EQ(test, kref_read(&devs[i]->dev.kref), 2U);
+	}
+	for (i = 0; i < 3; i++)
+		ddm_device_unregister(&devs[i]->dev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
+	ddm_bus_unregister(&c->bus);
+}
+
+struct dl_walker {
+	struct dl_drv *drv;
+	struct dl_dev *hold;		/* the walk sleeps on this one */
+	struct completion holding, done;
+	int removes_seen, seen;
+	struct ddm_driver *driver_seen;
+};
+
+static int dl_walker_fn(struct ddm_device *dev, void *data)
+{
+	struct dl_walker *w = data;
+
+	w->seen++;
+	if (to_dl_dev(dev) != w->hold)
+		return 0;
+	complete(&w->holding);
+	msleep(200);
+	/* The unbind waited for us: ->remove has not run on it. */
+	w->removes_seen = atomic_read(&w->hold->removes);
+	w->driver_seen = dev->driver;
+	return 0;
+}
+
+static int dl_walker_thread(void *data)
+{
+	struct dl_walker *w = data;
+
+	ddm_driver_for_each_device(&w->drv->drv, NULL, w, dl_walker_fn);
+	complete(&w->done);
+	dl_park();
+	return 0;
+}
+
+/* D1: a detach waits for other walks standing on a device, not for itself. */
+static void dd_d1_detach_waits_for_walker(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
+	struct dl_walker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct task_struct *t;
+	struct dl_dev *devs[3];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	for (i = 0; i < 3; i++)
+		devs[i] = dl_dev_add(test, c, i);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	w->drv = a;
+	w->hold = devs[1];
+	init_completion(&w->holding);
+	init_completion(&w->done);
+	t = kthread_run(dl_walker_thread, w, "dl-walker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->holding,
+				msecs_to_jiffies(900)), 0UL);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->done,
+				msecs_to_jiffies(900)), 0UL);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, w->removes_seen, 0);
+	KUNIT_EXPECT_PTR_EQ(test, w->driver_seen, &a->drv);
+	KUNIT_EXPECT_EQ(test, w->seen, 2);	/* dev2 was unbound first */
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
+	for (i = 0; i < 3; i++)
+		ddm_device_unregister(&devs[i]->dev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* --- D2 ---------------------------------------------------------------- */
+
+static int dl_is_dev(struct ddm_device *dev, void *data)
+{
+	return dev == data;
+}
+
+static int dl_is_drv(struct ddm_driver *drv, void *data)
+{
+	return drv == data;
+}
+
+static void dl_probe_looks_for_device(struct dl_drv *d, struct ddm_device *dev)
+{
+	int *found = d->priv;
+
+	*found += ddm_bus_for_each_dev(dev->bus, NULL, dev, dl_is_dev);
+}
+
+static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
+{
+	int *found = d->priv;
+
+	*found += ddm_bus_for_each_drv(dev->bus, NULL, &d->drv, dl_is_drv);
+}
+
+/*
+ * D2: a device is on the bus list before it is probed, so a driver that
+ * registers while it probes finds it.  Undone, the probe cannot see it.
+ */
+static void dd_d2_device_on_bus_before_probe(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
+	struct dl_dev *d;
+	int found = 0;
+
+	a->probe_hook = dl_probe_looks_for_device;
+	a->priv = &found;
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	d = dl_dev_add(test, c, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ_MSG(test, found, 1,
+			    "device not on its bus list while probed");
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* D2: likewise a driver is on the bus list before it probes devices. */
+static void dd_d2_driver_on_bus_before_attach(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x3);
+	struct dl_dev *devs[2];
+	int found = 0;
+
+	devs[0] = dl_dev_add(test, c, 0);
+	devs[1] = dl_dev_add(test, c, 1);
+	a->probe_hook = dl_probe_looks_for_driver;
+	a->priv = &found;
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
+	KUNIT_EXPECT_EQ_MSG(test, found, 2,
+			    "driver not on its bus list while probing");
+	ddm_device_unregister(&devs[0]->dev);
+	ddm_device_unregister(&devs[1]->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 2);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* --- D3 ---------------------------------------------------------------- */
+
+struct dl_d3 {
+	struct dl_dev *victim;
+	struct completion go, started, done;
+};
+
+static int dl_d3_thread(void *data)
+{
+	struct dl_d3 *s = data;
+
+	if (dl_wait_or_stop(&s->go)) {
+		complete(&s->started);
+		ddm_device_unregister(&s->victim->dev);
+		complete(&s->done);
+	}
+	dl_park();
+	return 0;
+}
+
+/* The first ->remove lets the device unregister start, and lingers. */
+static void dl_d3_remove_hook(struct dl_drv *d, struct ddm_device *dev)
+{
+	struct dl_d3 *s = d->priv;
+
+	if (atomic_read(&d->removes) != 1)
+		return;
+	complete(&s->go);
+	wait_for_completion_timeout(&s->started, msecs_to_jiffies(900));
+	/* Long enough for the other side to reach the device lock. */
+	msleep(100);
+}
+
+/*
+ * D3: a driver unregister and a device unregister of one bound device
+ * race; the device must be removed exactly once.  Undone (dev->driver
+ * read before the device lock), the device unregister saw the driver
+ * still bound and calls ->remove a second time.
+ */
+static void dd_d3_unbind_race_removes_once(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
+	struct dl_d3 *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_completion(&s->go);
+	init_completion(&s->started);
+	init_completion(&s->done);
+	a->remove_hook = dl_d3_remove_hook;
+	a->priv = s;
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	s->victim = dl_dev_add(test, c, 0);
+	KUNIT_ASSERT_PTR_EQ(test, s->victim->dev.driver, &a->drv);
+	t = kthread_run(dl_d3_thread, s, "dl-d3");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&s->done,
+				msecs_to_jiffies(900)), 0UL);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->removes), 1,
+			    "->remove called more than once for one device");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->unbound_removes), 0,
+			    "->remove called for a device already unbound");
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* --- D4 ---------------------------------------------------------------- */
+
+/* D4: probing a bound device fails with -EBUSY, whatever the driver. */
+static void dd_d4_probe_of_bound_device_is_busy(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
+	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x1);
+	struct dl_dev *d;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	d = dl_dev_add(test, c, 0);
+	KUNIT_ASSERT_PTR_EQ(test, d->dev.driver, &a->drv);
+	/* Asserts: going on after a double bind would corrupt the lists. */
+	ret = ddm_driver_probe_device(&b->drv, &d->dev);
+	KUNIT_ASSERT_EQ_MSG(test, ret, -EBUSY,
+			    "a bound device was probed by another driver");
+	ret = ddm_driver_probe_device(&a->drv, &d->dev);
+	KUNIT_ASSERT_EQ_MSG(test, ret, -EBUSY,
+			    "a bound device was probed again by its driver");
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 0);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	KUNIT_EXPECT_EQ(test, dl_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 3U);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&b->drv);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* D4: a driver registering later leaves devices bound elsewhere alone. */
+static void dd_d4_driver_attach_skips_bound_devices(struct kunit *test)
+{
+	struct dl_ctx *c = dl_setup(test);
+	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
+	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x7);
+	struct dl_dev *devs[3];
+	int i, probes;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	for (i = 0; i < 3; i++)
+		devs[i] = dl_dev_add(test, c, i);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	probes = atomic_read(&b->probes);
+	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
+			    "a new driver probed devices bound elsewhere");
+	KUNIT_ASSERT_EQ(test, ddm_driver_attach(&b->drv), 0);
+	probes = atomic_read(&b->probes);
+	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
+			    "driver_attach probed devices bound elsewhere");
+	KUNIT_EXPECT_EQ(test, dl_bound(a), 3);
+	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	/* Once unbound, a device is free for another driver's attach. */
+	ddm_device_release_driver(&devs[1]->dev);
+	KUNIT_EXPECT_EQ(test, ddm_driver_attach(&b->drv), 0);
+	KUNIT_EXPECT_PTR_EQ(test, devs[1]->dev.driver, &b->drv);
+	for (i = 0; i < 3; i++)
+		ddm_device_unregister(&devs[i]->dev);
+	ddm_driver_unregister(&a->drv);
+	ddm_driver_unregister(&b->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
+	ddm_bus_unregister(&c->bus);
+}
+
+/* --- D5 ---------------------------------------------------------------- */
+
+static int dl_called;
+
+static int dl_mark_dev(struct ddm_device *dev, void *data)
+{
+	dl_called++;
+	return 0;
+}
+
+static int dl_mark_drv(struct ddm_driver *drv, void *data)
+{
+	dl_called++;
+	return 0;
+}
+
+/* D5: the walks of a NULL bus or driver return -EINVAL (quietly). */
+static void dd_d5_null_bus_or_driver_einval(struct kunit *test)
+{
+	dl_called = 0;
+	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(NULL, NULL, NULL,
+						   dl_mark_dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(NULL, NULL, NULL,
+						   dl_mark_drv), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(NULL, NULL, NULL,
+							 dl_mark_dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_bus_shutdown(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dl_called, 0);
+}
+
+static struct kunit_case dd_lessons_test_cases[] = {
+	KUNIT_CASE(dd_d1_driver_unregister_detaches_all),
+	KUNIT_CASE(dd_d1_detach_waits_for_walker),
+	KUNIT_CASE(dd_d2_device_on_bus_before_probe),
+	KUNIT_CASE(dd_d2_driver_on_bus_before_attach),
+	KUNIT_CASE(dd_d3_unbind_race_removes_once),
+	KUNIT_CASE(dd_d4_probe_of_bound_device_is_busy),
+	KUNIT_CASE(dd_d4_driver_attach_skips_bound_devices),
+	KUNIT_CASE(dd_d5_null_bus_or_driver_einval),
+	{}
+};
+
+static struct kunit_suite dd_lessons_test_suite = {
+	.name = "dd_lessons",
+	.test_cases = dd_lessons_test_cases,
+};
+
+kunit_test_suites(&dd_lessons_test_suite);
+
+MODULE_LICENSE("GPL");
