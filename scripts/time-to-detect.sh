@@ -5,7 +5,7 @@
 # torture program against a patched copy of lib/ under each tool, run it
 # with several seeds, and print the median time until it fails.
 #
-#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-o OUTDIR] [DEFECT_ID...]
+#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-o OUTDIR] [DEFECT_ID...]
 #
 # Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
@@ -16,13 +16,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 seeds=5
 timeout_s=60
+baseline_s=20
 out=$top/build/time-to-detect
-while getopts "s:t:o:" opt; do
+while getopts "s:t:b:o:" opt; do
 	case $opt in
 	s) seeds=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
+	b) baseline_s=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -66,9 +68,9 @@ build() {	# patch tool -> binary path
 	echo "$dir/torture-$tool"
 }
 
-run_one() {	# binary tool seed -> seconds, or "-" if it survived
-	local bin=$1 tool=$2 seed=$3 start end rc=0 hung=3000 log
-	local cmd=("$bin" --seed "$seed" --duration-ms $((timeout_s * 1000)))
+run_one() {	# binary tool seed seconds -> seconds, or "-" if it survived
+	local bin=$1 tool=$2 seed=$3 secs=$4 start end rc=0 hung=3000 log
+	local cmd=("$bin" --seed "$seed" --duration-ms $((secs * 1000)))
 	if [ "$tool" = helgrind ]; then
 		cmd=(valgrind --tool=helgrind --error-exitcode=99 -q "${cmd[@]}")
 		hung=20000	# valgrind serialises threads: long waits are normal
@@ -76,7 +78,7 @@ run_one() {	# binary tool seed -> seconds, or "-" if it survived
 	log=$(dirname "$bin")/$tool-seed$seed.log
 	start=$(date +%s.%N)
 	SHIM_HUNG_TASK_MS=$hung SHIM_SCHED_PERMILLE=100 \
-		timeout -k 5 $((timeout_s + 30)) "${cmd[@]}" > "$log" 2>&1 || rc=$?
+		timeout -k 5 $((secs + 30)) "${cmd[@]}" > "$log" 2>&1 || rc=$?
 	end=$(date +%s.%N)
 	if [ $rc -eq 0 ]; then
 		echo "-"
@@ -122,11 +124,13 @@ table=$out/table.md
 for p in "${patches[@]}"; do
 	id=$(basename "$p" .patch)
 	row="| $id |"
+	secs=$timeout_s
+	case $p in none:*) secs=$baseline_s ;; esac
 	for tool in "${tools[@]}"; do
 		bin=$(build "$p" "$tool")
 		times=()
 		for seed in $(seq 1 "$seeds"); do
-			times+=("$(run_one "$bin" "$tool" "$seed")")
+			times+=("$(run_one "$bin" "$tool" "$seed" "$secs")")
 		done
 		row="$row $(median "${times[@]}") |"
 		echo "$id $tool: ${times[*]}" >&2

@@ -80,8 +80,8 @@ void shim_raise_irq(void (*handler)(void *), void *arg);
 
 /*
  * One-shot hook run right after the spinlock named @lock_name is
- * released (interrupt state already restored).  The hook runs in
- * whatever context the unlocker is in: it must not sleep.
+ * released (before spin_unlock_irqrestore() restores interrupts).  The
+ * hook runs in whatever context the unlocker is in: it must not sleep.
  */
 void shim_on_unlock(const char *lock_name, void (*fn)(void *), void *arg);
 
