@@ -13,6 +13,7 @@
 # first row, "none", is lib/ as it is: it must never be "caught" (no
 # false reports from any tool).
 set -euo pipefail
+shopt -s inherit_errexit		# a failed build inside $(...) stops the run
 top=$(cd "$(dirname "$0")/.." && pwd)
 seeds=5
 timeout_s=60
@@ -64,7 +65,7 @@ build() {	# patch tool -> binary path
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$top"/shim/src/*.c \
-		-lpthread
+		-lpthread || { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 	echo "$dir/torture-$tool"
 }
 
@@ -127,7 +128,7 @@ for p in "${patches[@]}"; do
 	secs=$timeout_s
 	case $p in none:*) secs=$baseline_s ;; esac
 	for tool in "${tools[@]}"; do
-		bin=$(build "$p" "$tool")
+		bin=$(build "$p" "$tool") || exit 1
 		times=()
 		for seed in $(seq 1 "$seeds"); do
 			times+=("$(run_one "$bin" "$tool" "$seed" "$secs")")
