@@ -29,6 +29,7 @@ while getopts "s:t:b:o:" opt; do
 	esac
 done
 shift $((OPTIND - 1))
+rm -rf "$out"	# never reuse copies of lib/ from an older run
 mkdir -p "$out"
 tools=(shim asan tsan helgrind)
 
@@ -55,12 +56,14 @@ build() {	# patch tool -> binary path
 	dir=$out/${id//:/-}
 	src=$(torture_for "$patch")
 	mkdir -p "$dir"
-	if [ ! -d "$dir/lib" ]; then
+	if [ ! -f "$dir/.patched" ]; then
+		rm -rf "${dir:?}/lib"
 		cp -r "$top/lib" "$dir/lib"
 		case $patch in
 		none:*) ;;
 		*) patch --quiet --no-backup-if-mismatch -p1 -d "$dir" -i "$patch" ;;
 		esac
+		touch "$dir/.patched"
 	fi
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
