@@ -6,10 +6,14 @@
  * After the 2005 driver-model locking RFC by Patrick Mochel (bus klists,
  * driver_for_each_device()), with the lessons of its review applied; see
  * include/linux/ddm.h.  Binding itself lives in lib/ddm_dd.c.
+ *
+ * Devices and drivers get ddm objects (lib/ddm_object.c); their events
+ * follow the hotplug split: emitted here, once the attributes exist.
  */
 
 #include <linux/ddm.h>
 #include <linux/bug.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -126,20 +130,52 @@ void ddm_device_initialize(struct ddm_device *dev)
 }
 EXPORT_SYMBOL_GPL(ddm_device_initialize);
 
+/* Give @dev its object and attributes, before anyone is told of it. */
+static int ddm_device_add_object(struct ddm_device *dev)
+{
+	struct ddm_object *obj;
+	int ret;
+
+	obj = ddm_object_alloc();
+	if (!obj)
+		return -ENOMEM;
+	obj->devt = dev->devt;
+	ret = ddm_object_add(obj, NULL, dev->name);
+	if (ret)
+		goto put;
+	if (dev->devt) {
+		ret = ddm_object_add_devt_attr(obj, dev->devt);
+		if (ret) {
+			ddm_object_del(obj);
+			goto put;
+		}
+	}
+	/* Read unlocked by ddm_class_device_create() for a `device` link. */
+	WRITE_ONCE(dev->obj, obj);
+	return 0;
+put:
+	ddm_object_put(obj);
+	return ret;
+}
+
 /**
  * ddm_device_add - put an initialised device on its bus and probe it
- * @dev: the device, with @bus and @release set.
+ * @dev: the device, with @name, @bus and @release set.
  *
  * The device joins the bus list before it is probed: a driver that
  * registers meanwhile then finds it on the list, or is found by this
- * probe (D2).  Not finding a driver is not an error.  On error the
- * caller still drops its reference with ddm_put_device().
+ * probe (D2).  Its "add" event comes after its `dev` attribute exists
+ * and before the probe, so before any "bind".  Not finding a driver is
+ * not an error.  On error the caller still drops its reference with
+ * ddm_put_device().
  *
- * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before.
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before,
+ * -ENOMEM.
  */
 int ddm_device_add(struct ddm_device *dev)
 {
 	struct ddm_bus *bus;
+	int ret;
 
 	if (WARN_ON(!dev))
 		return -EINVAL;
@@ -150,12 +186,21 @@ int ddm_device_add(struct ddm_device *dev)
 	if (WARN(!dev->release, "ddm: device %s has no release function\n",
 		 dev->name))
 		return -EINVAL;
+	if (WARN(!dev->name, "ddm: device added without a name\n"))
+		return -EINVAL;
 	if (WARN(atomic_cmpxchg(&dev->state, DDM_DEV_INITIAL,
 				DDM_DEV_ADDED) != DDM_DEV_INITIAL,
 		 "ddm: device %s registered twice\n", dev->name))
 		return -EBUSY;
+	ret = ddm_device_add_object(dev);
+	if (ret) {
+		/* Not added after all: it may be added again. */
+		atomic_set(&dev->state, DDM_DEV_INITIAL);
+		return ret;
+	}
 
 	klist_add_tail(&dev->knode_bus, &bus->klist_devices);
+	ddm_object_uevent(dev->obj, DDM_UEVENT_ADD);
 	ddm_device_attach(dev);
 	return 0;
 }
@@ -181,6 +226,11 @@ static bool ddm_device_leave_bus(struct ddm_device *dev)
 	/* No wait: walks that stand on the node hold a reference (K5). */
 	klist_del(&dev->knode_bus);
 	ddm_device_release_driver(dev);
+	/* As device_del(): the attribute goes, then the event, then all. */
+	if (dev->devt)
+		ddm_object_remove_attr(dev->obj, "dev");
+	ddm_object_uevent(dev->obj, DDM_UEVENT_REMOVE);
+	ddm_object_del(dev->obj);
 	return true;
 }
 
@@ -249,6 +299,9 @@ static void ddm_device_release(struct kref *kref)
 	struct ddm_device *dev = container_of(kref, struct ddm_device, kref);
 
 	mutex_destroy(&dev->mutex);
+	/* Links and queued events may keep the object; not the device. */
+	ddm_object_put(dev->obj);
+	dev->obj = NULL;
 	if (dev->release)
 		dev->release(dev);
 	else
@@ -273,15 +326,19 @@ EXPORT_SYMBOL_GPL(ddm_put_device);
 
 /**
  * ddm_driver_register - put a driver on its bus and bind it to devices
- * @drv: the driver, with @bus set.
+ * @drv: the driver, with @name and @bus set.
  *
  * The driver joins the bus list before it probes the devices already
- * there, for the same reason as in ddm_device_add() (D2).
+ * there, for the same reason as in ddm_device_add() (D2).  Its "add"
+ * event comes before the "bind" events of those devices.
  *
- * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered.
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered,
+ * -ENOMEM.
  */
 int ddm_driver_register(struct ddm_driver *drv)
 {
+	struct ddm_object *obj;
+
 	if (WARN_ON(!drv))
 		return -EINVAL;
 	if (WARN(!drv->bus || !drv->bus->registered,
@@ -291,10 +348,17 @@ int ddm_driver_register(struct ddm_driver *drv)
 	if (WARN(klist_node_attached(&drv->knode_bus),
 		 "ddm: driver %s registered twice\n", drv->name))
 		return -EBUSY;
+	if (WARN(!drv->name, "ddm: driver registered without a name\n"))
+		return -EINVAL;
+	obj = ddm_object_create(NULL, drv->name);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	drv->obj = obj;
 
 	klist_init(&drv->klist_devices, ddm_klist_driver_get,
 		   ddm_klist_driver_put);
 	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
+	ddm_object_uevent(obj, DDM_UEVENT_ADD);
 	ddm_driver_attach(drv);
 	return 0;
 }
@@ -307,7 +371,8 @@ EXPORT_SYMBOL_GPL(ddm_driver_register);
  * The driver leaves the bus list first and waits for walks standing on
  * it (a device probing it, say) to move on: after that no new device can
  * bind to it, and ddm_driver_detach() unbinds the ones that did.
- * May sleep.  On return nothing refers to @drv any more.
+ * Its "remove" event comes after the "unbind" events.  May sleep.  On
+ * return nothing refers to @drv any more.
  */
 void ddm_driver_unregister(struct ddm_driver *drv)
 {
@@ -318,6 +383,9 @@ void ddm_driver_unregister(struct ddm_driver *drv)
 		return;
 	klist_remove(&drv->knode_bus);
 	ddm_driver_detach(drv);
+	/* The unbinds removed the `driver` links to it. */
+	ddm_object_unregister(drv->obj);
+	drv->obj = NULL;
 }
 EXPORT_SYMBOL_GPL(ddm_driver_unregister);
 

@@ -10,6 +10,8 @@
  *    unbind re-checks it there (D3);
  *  - a probe of a bound device fails with -EBUSY (D4);
  *  - driver_detach never unbinds a device its own walk stands on (D1).
+ * And for listeners: a device's `driver` link exists before its "bind"
+ * event and is removed after its "unbind" event.
  */
 
 #include <linux/ddm.h>
@@ -29,12 +31,22 @@ static bool ddm_match(struct ddm_driver *drv, struct ddm_device *dev)
 	return !bus->match || bus->match(dev, drv);
 }
 
-/* Put a device whose dev->driver is set on that driver's list. */
-static void ddm_driver_bound(struct ddm_device *dev)
+/*
+ * Put a device whose dev->driver is set on that driver's list and
+ * announce it, its `driver` link first.  Fails only for the link.
+ */
+static int ddm_driver_bound(struct ddm_device *dev)
 {
+	int ret;
+
+	ret = ddm_object_add_link(dev->obj, "driver", dev->driver->obj);
+	if (ret)
+		return ret;
 	pr_debug("ddm: bound device %s to driver %s\n", dev->name,
 		 dev->driver->name);
 	klist_add_tail(&dev->knode_driver, &dev->driver->klist_devices);
+	ddm_object_uevent(dev->obj, DDM_UEVENT_BIND);
+	return 0;
 }
 
 /**
@@ -46,7 +58,7 @@ static void ddm_driver_bound(struct ddm_device *dev)
  * under ddm_device_lock().  ->probe is not called; ->remove will be.
  *
  * Return: 0, -EINVAL if @dev->driver is not set or @dev is not
- * registered, -EBUSY if @dev is bound already.
+ * registered, -EBUSY if @dev is bound already, -ENOMEM.
  */
 int ddm_device_bind_driver(struct ddm_device *dev)
 {
@@ -63,8 +75,7 @@ int ddm_device_bind_driver(struct ddm_device *dev)
 	if (WARN(ddm_device_is_bound(dev), "ddm: device %s already bound\n",
 		 dev->name))
 		return -EBUSY;
-	ddm_driver_bound(dev);
-	return 0;
+	return ddm_driver_bound(dev);
 }
 EXPORT_SYMBOL_GPL(ddm_device_bind_driver);
 
@@ -87,6 +98,12 @@ static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
 	dev->driver = drv;
 	if (drv->probe)
 		ret = drv->probe(dev);
+	if (!ret) {
+		ret = ddm_driver_bound(dev);
+		/* No `driver` link, no bind: undo the probe. */
+		if (ret && drv->remove)
+			drv->remove(dev);
+	}
 	if (ret) {
 		dev->driver = NULL;
 		dev->driver_data = NULL;
@@ -95,7 +112,6 @@ static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
 				drv->name, dev->name, ret);
 		return ret;
 	}
-	ddm_driver_bound(dev);
 	return 0;
 }
 
@@ -227,6 +243,9 @@ static void ddm_release_driver_locked(struct ddm_device *dev,
 		drv->remove(dev);
 	dev->driver = NULL;
 	dev->driver_data = NULL;
+	/* A listener reacting to "unbind" still finds which driver it was. */
+	ddm_object_uevent(dev->obj, DDM_UEVENT_UNBIND);
+	ddm_object_remove_link(dev->obj, "driver");
 }
 
 /**

@@ -14,11 +14,17 @@
  *    a walk never sees a device freed under it;
  *  - dev->mutex (ddm_device_lock()) serialises every call from the core
  *    into the device's driver and every change of dev->driver.
+ *
+ * Devices and drivers have objects (include/linux/ddm_object.h) that
+ * listeners see: a device's "add" event comes after its `dev` attribute
+ * exists, "bind" after its `driver` link exists, "unbind" before that
+ * link goes, "remove" after the attribute has gone.
  */
 #ifndef _LINUX_DDM_H
 #define _LINUX_DDM_H
 
 #include <linux/atomic.h>
+#include <linux/ddm_object.h>
 #include <linux/klist.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -48,8 +54,10 @@ struct ddm_bus {
 
 /**
  * struct ddm_device - a device
- * @name: name of the device, for messages.
+ * @name: name of the device, for messages and its object.  Required.
  * @bus: the bus the device sits on; set before ddm_device_add().
+ * @devt: device number, or 0; set before ddm_device_add() to give the
+ *	device a `dev` attribute.
  * @release: frees the device once its last reference is gone.  Required.
  * @driver: the bound driver, or NULL.  Changed only under @mutex.
  * @driver_data: for the bound driver (ddm_set_drvdata()).
@@ -60,6 +68,9 @@ struct ddm_bus {
  * @state: registration state (enum ddm_device_state); core only.
  * @knode_bus: node on the bus's device list.
  * @knode_driver: node on the bound driver's device list.
+ * @obj: the device's object, from ddm_device_add() until the device is
+ *	released; events, links and listeners refer to it, not to the
+ *	device, so they never pin the device itself.
  *
  * Zero the structure, set @name, @bus and @release, then call
  * ddm_device_register() (or ddm_device_initialize() and ddm_device_add()).
@@ -67,6 +78,7 @@ struct ddm_bus {
 struct ddm_device {
 	const char		*name;
 	struct ddm_bus		*bus;
+	ddm_devt_t		devt;
 	void			(*release)(struct ddm_device *dev);
 	struct ddm_driver	*driver;
 	void			*driver_data;
@@ -76,6 +88,7 @@ struct ddm_device {
 	atomic_t		state;
 	struct klist_node	knode_bus;
 	struct klist_node	knode_driver;
+	struct ddm_object	*obj;
 };
 
 /* Registration states of a device: only ever move forwards. */
@@ -87,7 +100,7 @@ enum ddm_device_state {
 
 /**
  * struct ddm_driver - a driver
- * @name: name of the driver, for messages.
+ * @name: name of the driver, for messages and its object.  Required.
  * @bus: the bus the driver is for; set before ddm_driver_register().
  * @probe: bind to @dev.  0 binds; -ENODEV and -ENXIO say "not mine"
  *	quietly; any other error is reported and leaves @dev unbound.
@@ -97,6 +110,8 @@ enum ddm_device_state {
  * @resume: wake @dev up.
  * @klist_devices: the devices bound to the driver.
  * @knode_bus: node on the bus's driver list.
+ * @obj: the driver's object while it is registered: the target of the
+ *	`driver` links of the devices bound to it.
  *
  * Every callback runs with the device lock held: a driver never sees
  * two of its callbacks run at once for one device.
@@ -112,6 +127,7 @@ struct ddm_driver {
 
 	struct klist		klist_devices;
 	struct klist_node	knode_bus;
+	struct ddm_object	*obj;
 };
 
 /* --- buses (lib/ddm_bus.c) ---------------------------------------------- */

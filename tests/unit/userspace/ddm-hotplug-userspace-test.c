@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hotplug and class tests that need the shim: a udev-like listener that
+ * looks a device's number up the moment it hears "add", under seeded
+ * schedule points; the same check made deterministically at the moment
+ * of emission (shim_on_unlock on the listener's queue lock); allocation
+ * failures; an unsubscribe in the middle of a flood; and misuse, which
+ * must be reported (WARN) and survived.  Userspace only.
+ */
+#include <kunit/test.h>
+#include <linux/ddm.h>
+#include <linux/ddm_class.h>
+#include <linux/ddm_object.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <shim/shim.h>
+
+#define HU_MAJOR	242
+#define HU_DEV_MAJOR	243
+#define HU_BUF		32
+
+/* Every case starts with one subscribed listener, test->priv. */
+static int hu_init(struct kunit *test)
+{
+	struct ddm_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	if (!l)
+		return -ENOMEM;
+	ddm_listener_init(l, "hu-listener");
+	test->priv = l;
+	return ddm_listener_subscribe(l);
+}
+
+static void hu_exit(struct kunit *test)
+{
+	struct ddm_listener *l = test->priv;
+
+	if (l->subscribed)
+		ddm_listener_unsubscribe(l);
+	ddm_listener_flush(l);
+}
+
+static struct ddm_listener *hu_listener(struct kunit *test)
+{
+	return test->priv;
+}
+
+static void hu_park(void)
+{
+	while (!kthread_should_stop())
+		usleep_range(1000, 2000);
+}
+
+/* A bus with one long-lived device (with a number) to link to. */
+struct hu_bus {
+	struct ddm_bus bus;
+	struct ddm_device parent;
+	struct ddm_driver drv;
+	bool match;
+	atomic_t released;
+};
+
+static struct hu_bus *hu_bus_of(struct ddm_device *dev)
+{
+	return container_of(dev->bus, struct hu_bus, bus);
+}
+
+static int hu_match(struct ddm_device *dev, struct ddm_driver *drv)
+{
+	return READ_ONCE(hu_bus_of(dev)->match);
+}
+
+static void hu_parent_release(struct ddm_device *dev)
+{
+	atomic_inc(&hu_bus_of(dev)->released);
+}
+
+static void hu_dev_release(struct ddm_device *dev)
+{
+	atomic_inc(&hu_bus_of(dev)->released);
+	kfree(dev);
+}
+
+static struct hu_bus *hu_bus_setup(struct kunit *test)
+{
+	struct hu_bus *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->bus.name = "hu-bus";
+	b->bus.match = hu_match;
+	KUNIT_ASSERT_EQ(test, ddm_bus_register(&b->bus), 0);
+	b->parent.name = "hu-parent";
+	b->parent.bus = &b->bus;
+	b->parent.devt = DDM_MKDEV(HU_DEV_MAJOR, 0);
+	b->parent.release = hu_parent_release;
+	b->drv.name = "hu-drv";
+	b->drv.bus = &b->bus;
+	return b;
+}
+
+static struct ddm_device *hu_dev_new(struct hu_bus *b, const char *name,
+				     ddm_devt_t devt)
+{
+	struct ddm_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (!dev)
+		return NULL;
+	dev->name = name;
+	dev->bus = &b->bus;
+	dev->devt = devt;
+	dev->release = hu_dev_release;
+	return dev;
+}
+
+/* --- the udev-like listener ---------------------------------------------- */
+
+#define HU_EVENTS	20000
+#define HU_SEED		0x5eed2005ULL
+#define HU_PERMILLE	20
+
+struct hu_udev {
+	struct ddm_listener *l;
+	struct completion handled;	/* one per "add" with a number */
+	struct completion done;
+	unsigned int events, adds, misses, wrong;
+};
+
+/*
+ * udev: on "add" of a device with a number, read its `dev` attribute at
+ * once to create the node.  A miss is an "add" whose attribute is not
+ * there yet (udev would have to spin in a stat() loop).
+ */
+static int hu_udev_thread(void *data)
+{
+	struct hu_udev *u = data;
+	struct ddm_uevent *ev;
+	char buf[HU_BUF], want[HU_BUF];
+
+	while (!IS_ERR(ev = ddm_listener_next(u->l))) {
+		u->events++;
+		if (ev->action == DDM_UEVENT_ADD && ev->devt) {
+			u->adds++;
+			scnprintf(want, sizeof(want), "%u:%u",
+				  DDM_MAJOR(ev->devt), DDM_MINOR(ev->devt));
+			if (ddm_object_read_attr(ev->obj, "dev", buf,
+						 sizeof(buf)) < 0)
+				u->misses++;
+			else if (strcmp(buf, want))
+				u->wrong++;
+			/* The creator destroys it only after this. */
+			complete(&u->handled);
+		}
+		ddm_uevent_free(ev);
+	}
+	complete(&u->done);
+	hu_park();
+	return 0;
+}
+
+/* Wait until the listener has handled the "add" just emitted. */
+static bool hu_handled(struct hu_udev *u)
+{
+	return wait_for_completion_timeout(&u->handled,
+					   msecs_to_jiffies(2000)) != 0;
+}
+
+/*
+ * Class devices (with a `device` link) and dd-core devices, created and
+ * destroyed one after another, each "add" handled by the listener
+ * before the destroy: with the hotplug split no "add" ever comes before
+ * the `dev` attribute.  (Re-introduced, H1 makes it miss.)
+ */
+static void hotplug_udev_listener_never_misses(struct kunit *test)
+{
+	struct hu_udev *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	struct hu_bus *b = hu_bus_setup(test);
+	struct ddm_class_device *cd;
+	struct ddm_device *dev;
+	struct ddm_class *cls;
+	struct task_struct *t;
+	unsigned int emitted = 0, i;
+	long start;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->l = hu_listener(test);
+	init_completion(&u->handled);
+	init_completion(&u->done);
+	t = kthread_run(hu_udev_thread, u, "hu-udev");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	shim_set_sched_points(HU_SEED, HU_PERMILLE);
+	start = shim_now_ms();
+
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&b->parent), 0);
+	KUNIT_ASSERT_TRUE(test, hu_handled(u));
+	cls = ddm_class_create(THIS_MODULE, "hu-class");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cls);
+	emitted += 2;
+
+	for (i = 1; emitted < HU_EVENTS; i++) {
+		if (i % 4 == 0) {
+			/* The dd core: its "add" follows the same rule. */
+			dev = hu_dev_new(b, "hu-dev",
+					 DDM_MKDEV(HU_DEV_MAJOR, i));
+			KUNIT_ASSERT_NOT_NULL(test, dev);
+			KUNIT_ASSERT_EQ(test, ddm_device_register(dev), 0);
+			KUNIT_ASSERT_TRUE(test, hu_handled(u));
+			ddm_device_unregister(dev);
+		} else {
+			cd = ddm_class_device_create(cls,
+						     DDM_MKDEV(HU_MAJOR, i),
+						     &b->parent, "hu%u", i);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cd);
+			KUNIT_ASSERT_TRUE(test, hu_handled(u));
+			KUNIT_ASSERT_EQ(test, ddm_class_device_destroy(cls,
+						DDM_MKDEV(HU_MAJOR, i)), 0);
+		}
+		emitted += 2;
+	}
+	ddm_class_destroy(cls);
+	ddm_device_unregister(&b->parent);
+	emitted += 2;
+	shim_set_sched_points(0, 0);
+
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(u->l), 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&u->done,
+				msecs_to_jiffies(2000)) != 0);
+	kthread_stop(t);
+	kunit_info(test,
+		   "udev listener: %u events, %u add events, %u misses, %u wrong (seed %#llx, %u permille, %ld ms)",
+		   u->events, u->adds, u->misses, u->wrong, HU_SEED,
+		   HU_PERMILLE, shim_now_ms() - start);
+	KUNIT_EXPECT_EQ(test, u->events, emitted);
+	KUNIT_EXPECT_EQ(test, u->adds, emitted / 2 - 1);
+	KUNIT_EXPECT_EQ(test, u->wrong, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, u->misses, 0U,
+			    "an \"add\" came before the `dev` attribute");
+	/* The parent, and the dd-core device of every fourth round. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->released),
+			(int)(emitted / 2 - 2) / 4 + 1);
+	ddm_bus_unregister(&b->bus);
+}
+
+/* --- what a listener finds at the moment of the event ---------------------- */
+
+struct hu_peek {
+	struct ddm_listener *l;
+	const char *attr;		/* must exist, if set */
+	const char *link;		/* must exist, if set */
+	bool ran, attr_found, link_found;
+	int action;
+};
+
+/*
+ * Runs right after the emitter released the listener's queue lock, so
+ * right after the event was queued and before the emitter goes on: what
+ * a listener woken at once would find.
+ */
+static void hu_peek_hook(void *arg)
+{
+	struct hu_peek *p = arg;
+	struct ddm_object *obj, *target;
+	struct ddm_uevent *ev;
+	char buf[HU_BUF];
+
+	spin_lock(&p->l->lock);
+	ev = list_last_entry(&p->l->events, struct ddm_uevent, entry);
+	p->action = ev->action;
+	obj = ddm_object_get(ev->obj);
+	spin_unlock(&p->l->lock);
+
+	if (p->attr)
+		p->attr_found = ddm_object_read_attr(obj, p->attr, buf,
+						     sizeof(buf)) >= 0;
+	if (p->link) {
+		target = ddm_object_get_link(obj, p->link);
+		p->link_found = !IS_ERR(target);
+		if (p->link_found)
+			ddm_object_put(target);
+	}
+	/* Not the last reference: the queued event holds one. */
+	ddm_object_put(obj);
+	p->ran = true;
+}
+
+static void hu_peek_arm(struct hu_peek *p, struct ddm_listener *l,
+			const char *attr, const char *link)
+{
+	memset(p, 0, sizeof(*p));
+	p->l = l;
+	p->attr = attr;
+	p->link = link;
+	shim_on_unlock("&l->lock", hu_peek_hook, p);
+}
+
+static void hu_peek_check(struct kunit *test, struct hu_peek *p,
+			  enum ddm_uevent_action action)
+{
+	KUNIT_ASSERT_TRUE(test, p->ran);
+	KUNIT_EXPECT_EQ(test, p->action, (int)action);
+	if (p->attr)
+		KUNIT_EXPECT_TRUE_MSG(test, p->attr_found,
+				      "\"%s\" emitted before the `%s` attribute",
+				      ddm_uevent_action_name(action), p->attr);
+	if (p->link)
+		KUNIT_EXPECT_TRUE_MSG(test, p->link_found,
+				      "\"%s\" emitted without the `%s` link",
+				      ddm_uevent_action_name(action), p->link);
+}
+
+/* "add": the `dev` attribute (and `device` link) exist at emission. */
+static void hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct hu_bus *b = hu_bus_setup(test);
+	struct ddm_class *cls;
+	struct ddm_class_device *cd;
+	struct hu_peek p;
+
+	/* A dd-core device with a number. */
+	hu_peek_arm(&p, l, "dev", NULL);
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&b->parent), 0);
+	hu_peek_check(test, &p, DDM_UEVENT_ADD);
+
+	cls = ddm_class_create(THIS_MODULE, "hu-class");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cls);
+	/* A class device for it: its number and the link to it. */
+	hu_peek_arm(&p, l, "dev", "device");
+	cd = ddm_class_device_create(cls, DDM_MKDEV(HU_MAJOR, 1), &b->parent,
+				     "hu1");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cd);
+	hu_peek_check(test, &p, DDM_UEVENT_ADD);
+
+	KUNIT_EXPECT_EQ(test, ddm_class_device_destroy(cls,
+						DDM_MKDEV(HU_MAJOR, 1)), 0);
+	ddm_class_destroy(cls);
+	ddm_device_unregister(&b->parent);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->released), 1);
+	ddm_bus_unregister(&b->bus);
+}
+
+/* "bind" comes with the `driver` link; "unbind" while it is still there. */
+static void hotplug_bind_events_see_driver_link(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct hu_bus *b = hu_bus_setup(test);
+	struct hu_peek p;
+
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&b->parent), 0);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	KUNIT_EXPECT_NULL(test, b->parent.driver);	/* no match yet */
+
+	WRITE_ONCE(b->match, true);
+	hu_peek_arm(&p, l, NULL, "driver");
+	KUNIT_ASSERT_EQ(test, ddm_driver_probe_device(&b->drv, &b->parent), 0);
+	hu_peek_check(test, &p, DDM_UEVENT_BIND);
+
+	hu_peek_arm(&p, l, NULL, "driver");
+	ddm_device_release_driver(&b->parent);
+	hu_peek_check(test, &p, DDM_UEVENT_UNBIND);
+
+	ddm_driver_unregister(&b->drv);
+	ddm_device_unregister(&b->parent);
+	ddm_bus_unregister(&b->bus);
+}
+
+/* --- allocation failures -------------------------------------------------- */
+
+/* Out of memory for one copy: no listener gets the event. */
+static void hotplug_uevent_enomem_reaches_nobody(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct ddm_listener *other = kunit_kzalloc(test, sizeof(*other),
+						   GFP_KERNEL);
+	struct ddm_object *obj = ddm_object_create(NULL, "hu-obj");
+
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, obj);
+	ddm_listener_init(other, "hu-other");
+	KUNIT_ASSERT_EQ(test, ddm_listener_subscribe(other), 0);
+	shim_fail_next_allocs(1);
+	KUNIT_EXPECT_EQ(test, ddm_object_uevent(obj, DDM_UEVENT_ADD), -ENOMEM);
+	shim_fail_next_allocs(0);
+	KUNIT_EXPECT_EQ(test, l->queued, 0U);
+	KUNIT_EXPECT_EQ(test, other->queued, 0U);
+	KUNIT_EXPECT_EQ(test, kref_read(&obj->kref), 1U);
+	/* The next one reaches both. */
+	KUNIT_EXPECT_EQ(test, ddm_object_uevent(obj, DDM_UEVENT_ADD), 0);
+	KUNIT_EXPECT_EQ(test, l->queued, 1U);
+	KUNIT_EXPECT_EQ(test, other->queued, 1U);
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(other), 0);
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(other), 1U);
+	ddm_object_del(obj);
+	ddm_object_put(obj);
+}
+
+static void hotplug_create_enomem_leaves_nothing(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct hu_bus *b = hu_bus_setup(test);
+	struct ddm_class_device *cd;
+	struct ddm_class *cls;
+
+	shim_fail_next_allocs(1);
+	KUNIT_EXPECT_PTR_EQ(test, ddm_class_create(THIS_MODULE, "hu-class"),
+			    ERR_PTR(-ENOMEM));
+	shim_fail_next_allocs(0);
+	cls = ddm_class_create(THIS_MODULE, "hu-class");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cls);
+
+	/* The name (formatted first), then the class device itself. */
+	shim_fail_next_allocs(1);
+	cd = ddm_class_device_create(cls, DDM_MKDEV(HU_MAJOR, 1), NULL, "hu1");
+	KUNIT_EXPECT_PTR_EQ(test, cd, ERR_PTR(-ENOMEM));
+	shim_fail_next_allocs(0);
+	cd = __ddm_class_device_create(cls, DDM_MKDEV(HU_MAJOR, 1), NULL,
+				       kstrdup("hu1", GFP_KERNEL));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cd);
+	KUNIT_EXPECT_EQ(test, ddm_class_device_destroy(cls,
+						DDM_MKDEV(HU_MAJOR, 1)), 0);
+	{
+		char *name = kstrdup("hu2", GFP_KERNEL);
+
+		shim_fail_next_allocs(1);
+		cd = __ddm_class_device_create(cls, DDM_MKDEV(HU_MAJOR, 2),
+					       NULL, name);
+		shim_fail_next_allocs(0);
+		KUNIT_EXPECT_PTR_EQ(test, cd, ERR_PTR(-ENOMEM));
+	}
+	KUNIT_EXPECT_NULL(test, ddm_class_find_device(cls,
+						DDM_MKDEV(HU_MAJOR, 2)));
+
+	/* A device whose object cannot be had is not added, and can be. */
+	shim_fail_next_allocs(1);
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&b->parent), -ENOMEM);
+	shim_fail_next_allocs(0);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&b->parent), 0);
+	ddm_class_destroy(cls);
+	ddm_device_unregister(&b->parent);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->released), 1);
+	ddm_bus_unregister(&b->bus);
+	/* Events only for what was made: class, device, each added/removed. */
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 6U);
+}
+
+static int hu_probe_count;
+static int hu_remove_count;
+
+static int hu_probe(struct ddm_device *dev)
+{
+	hu_probe_count++;
+	return 0;
+}
+
+static void hu_remove(struct ddm_device *dev)
+{
+	hu_remove_count++;
+}
+
+/* No `driver` link, no bind: the probe is undone and nothing announced. */
+static void hotplug_bind_without_link_is_undone(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct hu_bus *b = hu_bus_setup(test);
+	struct ddm_object *obj;
+
+	b->drv.probe = hu_probe;
+	b->drv.remove = hu_remove;
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&b->parent), 0);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 2U);
+	WRITE_ONCE(b->match, true);
+
+	shim_fail_next_allocs(1);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &b->parent),
+			-ENOMEM);
+	shim_fail_next_allocs(0);
+	KUNIT_EXPECT_EQ(test, hu_probe_count, 1);
+	KUNIT_EXPECT_EQ(test, hu_remove_count, 1);
+	KUNIT_EXPECT_NULL(test, b->parent.driver);
+	KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&b->parent));
+	KUNIT_EXPECT_TRUE(test, shim_log_contains("probe of hu-parent failed with error -12"));
+	obj = ddm_object_get_link(b->parent.obj, "driver");
+	KUNIT_EXPECT_PTR_EQ(test, obj, ERR_PTR(-ENOENT));
+	KUNIT_EXPECT_EQ(test, l->queued, 0U);
+
+	/* Binding without a probe fails the same way. */
+	ddm_device_lock(&b->parent);
+	b->parent.driver = &b->drv;
+	shim_fail_next_allocs(1);
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&b->parent), -ENOMEM);
+	shim_fail_next_allocs(0);
+	b->parent.driver = NULL;
+	ddm_device_unlock(&b->parent);
+	KUNIT_EXPECT_EQ(test, l->queued, 0U);
+
+	KUNIT_EXPECT_EQ(test, ddm_device_attach(&b->parent), 1);
+	KUNIT_EXPECT_EQ(test, l->queued, 1U);
+	ddm_driver_unregister(&b->drv);
+	ddm_device_unregister(&b->parent);
+	ddm_bus_unregister(&b->bus);
+}
+
+/* --- unsubscribing in a flood --------------------------------------------- */
+
+struct hu_flood {
+	struct ddm_object *obj;
+	struct completion go;
+	atomic_t emitted;
+	int errors;
+};
+
+static int hu_flood_thread(void *data)
+{
+	struct hu_flood *f = data;
+
+	wait_for_completion(&f->go);
+	while (!kthread_should_stop()) {
+		if (ddm_object_uevent(f->obj, DDM_UEVENT_BIND))
+			f->errors++;
+		atomic_inc(&f->emitted);
+	}
+	return 0;
+}
+
+/*
+ * The listener reads some, unsubscribes while events keep coming, then
+ * drains: what it got is one unbroken run of sequence numbers (nothing
+ * lost while subscribed), and nothing touches it afterwards.
+ */
+static void hotplug_unsubscribe_during_flood(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct hu_flood *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct ddm_uevent *ev;
+	struct task_struct *t;
+	unsigned int got = 0, gaps = 0;
+	u64 last = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->obj = ddm_object_create(NULL, "hu-flood");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f->obj);
+	init_completion(&f->go);
+	t = kthread_run(hu_flood_thread, f, "hu-flood");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	shim_set_sched_points(HU_SEED, 20);
+	complete(&f->go);
+
+	while (got < 500) {
+		ev = ddm_listener_next(l);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
+		gaps += got && ev->seqnum != last + 1;
+		last = ev->seqnum;
+		got++;
+		ddm_uevent_free(ev);
+	}
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(l), 0);
+	while (!IS_ERR(ev = ddm_listener_next(l))) {
+		gaps += ev->seqnum != last + 1;
+		last = ev->seqnum;
+		got++;
+		ddm_uevent_free(ev);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, ev, ERR_PTR(-ENODEV));
+	/* The emitter goes on after the unsubscribe without touching it. */
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, l->queued, 0U);
+	kthread_stop(t);
+	shim_set_sched_points(0, 0);
+	kunit_info(test, "flood: %u events taken of %d emitted, %u gaps", got,
+		   atomic_read(&f->emitted), gaps);
+	KUNIT_EXPECT_EQ(test, gaps, 0U);
+	KUNIT_EXPECT_EQ(test, f->errors, 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&f->emitted), (int)got);
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 0U);
+	ddm_object_del(f->obj);
+	ddm_object_put(f->obj);
+}
+
+/* A reader asleep in ddm_listener_next() is woken by the unsubscribe. */
+struct hu_sleeper {
+	struct ddm_listener *l;
+	struct completion done;
+	long ret;
+};
+
+static int hu_sleeper_thread(void *data)
+{
+	struct hu_sleeper *s = data;
+
+	s->ret = PTR_ERR(ddm_listener_next(s->l));
+	complete(&s->done);
+	hu_park();
+	return 0;
+}
+
+static void hotplug_unsubscribe_wakes_reader(struct kunit *test)
+{
+	struct hu_sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->l = hu_listener(test);
+	init_completion(&s->done);
+	t = kthread_run(hu_sleeper_thread, s, "hu-sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	msleep(20);
+	KUNIT_EXPECT_FALSE(test, completion_done(&s->done));
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(s->l), 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&s->done,
+				msecs_to_jiffies(1000)) != 0);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, s->ret, (long)-ENODEV);
+	/* The end stays readable for the next reader too. */
+	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_next(s->l), ERR_PTR(-ENODEV));
+}
+
+/* --- misuse ---------------------------------------------------------------- */
+
+static void hu_static_release(struct ddm_object *obj)
+{
+}
+
+static void hotplug_misuse_null_arguments(struct kunit *test)
+{
+	struct ddm_object *obj = ddm_object_create(NULL, "hu-obj");
+	char buf[HU_BUF];
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, obj);
+	for (i = 0; i < 16; i++)
+		shim_expect_report("WARNING: at");
+	ddm_object_init(NULL, hu_static_release);
+	KUNIT_EXPECT_EQ(test, ddm_object_add(NULL, NULL, "x"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_uevent(NULL, DDM_UEVENT_ADD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_uevent(obj, DDM_UEVENT_NR), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_add_attr(obj, "a", NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_add_attr(obj, NULL, "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_read_attr(obj, "a", NULL, 4),
+			(long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_read_attr(obj, "a", buf, 0),
+			(long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_add_link(obj, "l", NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_object_remove_link(NULL, "l"), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, ddm_object_get_link(obj, NULL),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_EQ(test, ddm_listener_subscribe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(NULL), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_next(NULL), ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_poll(NULL), ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(NULL), 0U);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 16);
+	/* NULLs are fine where the kernel's put/free take them. */
+	ddm_object_put(NULL);
+	ddm_uevent_free(NULL);
+	ddm_class_device_put(NULL);
+	ddm_object_del(obj);
+	ddm_object_put(obj);
+}
+
+static void hotplug_misuse_object_lifecycle(struct kunit *test)
+{
+	static struct ddm_object norelease;
+	struct ddm_object *obj = ddm_object_create(NULL, "hu-obj");
+	struct ddm_object *target = ddm_object_create(NULL, "hu-target");
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, obj);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, target);
+	shim_expect_report("ddm: object hu-obj added twice");
+	KUNIT_EXPECT_EQ(test, ddm_object_add(obj, NULL, "hu-obj"), -EBUSY);
+
+	/* Unregister twice: reported, and the object is not put twice. */
+	ddm_object_get(obj);
+	ddm_object_unregister(obj);
+	shim_expect_report("ddm: object hu-obj unregistered but not added");
+	ddm_object_unregister(obj);
+	shim_expect_report("ddm: object hu-obj deleted but not added");
+	ddm_object_del(obj);
+	KUNIT_EXPECT_EQ(test, kref_read(&obj->kref), 2U);	/* + the event */
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(hu_listener(test)), 1U);
+	ddm_object_put(obj);
+
+	/* The last put of an added object: reported, cleaned up. */
+	obj = ddm_object_create(NULL, "hu-leaky");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, ddm_object_add_link(obj, "device", target), 0);
+	KUNIT_EXPECT_EQ(test, ddm_object_add_attr(obj, "dev", "1:2"), 0);
+	shim_expect_report("ddm: object hu-leaky released while added");
+	ddm_object_put(obj);
+	KUNIT_EXPECT_EQ(test, kref_read(&target->kref), 1U);
+
+	/* Without a release function: reported; its memory is the caller's. */
+	shim_expect_report("ddm: object initialised without a release function");
+	ddm_object_init(&norelease, NULL);
+	KUNIT_EXPECT_EQ(test, ddm_object_add(&norelease, NULL, "hu-static"), 0);
+	ddm_object_del(&norelease);
+	ddm_object_put(&norelease);
+
+	ddm_object_del(target);
+	ddm_object_put(target);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 5);
+}
+
+static void hotplug_misuse_listener(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+
+	shim_expect_report("ddm: listener hu-listener subscribed twice");
+	KUNIT_EXPECT_EQ(test, ddm_listener_subscribe(l), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(l), 0);
+	shim_expect_report("ddm: listener hu-listener unsubscribed but not subscribed");
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(l), -ENOENT);
+	/* Once ended, a queue is not reopened. */
+	shim_expect_report("ddm: listener hu-listener subscribed twice");
+	KUNIT_EXPECT_EQ(test, ddm_listener_subscribe(l), -EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_poll(l), ERR_PTR(-ENODEV));
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+}
+
+static void hotplug_misuse_class(struct kunit *test)
+{
+	struct ddm_listener *l = hu_listener(test);
+	struct ddm_class *cls = ddm_class_create(THIS_MODULE, "hu-class");
+	struct ddm_class_device *cd[2];
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cls);
+	for (i = 0; i < 2; i++) {
+		cd[i] = ddm_class_device_create(cls, DDM_MKDEV(HU_MAJOR, i + 1),
+						NULL, "hu%d", i + 1);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cd[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 3U);
+
+	/* Destroyed with devices left: reported, they are removed too. */
+	ddm_class_get(cls);
+	shim_expect_report("ddm: class hu-class destroyed with 2 devices left");
+	ddm_class_destroy(cls);
+	for (i = 0; i < 2; i++) {
+		struct ddm_uevent *ev = ddm_listener_poll(l);
+
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
+		KUNIT_EXPECT_EQ(test, (int)ev->action, (int)DDM_UEVENT_REMOVE);
+		KUNIT_EXPECT_EQ(test, ev->devt, DDM_MKDEV(HU_MAJOR, i + 1));
+		ddm_uevent_free(ev);
+	}
+	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 1U);
+	/* Destroyed twice (by someone holding a reference): reported. */
+	shim_expect_report("ddm: class hu-class destroyed twice");
+	ddm_class_destroy(cls);
+	KUNIT_EXPECT_EQ(test, l->queued, 0U);
+	ddm_class_put(cls);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+}
+
+static void hu_noop_release(struct ddm_device *dev)
+{
+}
+
+static void hotplug_misuse_unnamed_device_and_driver(struct kunit *test)
+{
+	struct hu_bus *b = hu_bus_setup(test);
+	struct ddm_device dev = { .bus = &b->bus, .release = hu_noop_release };
+	struct ddm_driver drv = { .bus = &b->bus };
+
+	shim_expect_report("ddm: device added without a name");
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&dev), -EINVAL);
+	shim_expect_report("ddm: driver registered without a name");
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&drv), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hu_listener(test)->queued, 0U);
+	ddm_put_device(&dev);
+	ddm_bus_unregister(&b->bus);
+}
+
+static struct kunit_case ddm_hotplug_userspace_test_cases[] = {
+	KUNIT_CASE(hotplug_udev_listener_never_misses),
+	KUNIT_CASE(hotplug_add_event_sees_attrs_at_emission),
+	KUNIT_CASE(hotplug_bind_events_see_driver_link),
+	KUNIT_CASE(hotplug_uevent_enomem_reaches_nobody),
+	KUNIT_CASE(hotplug_create_enomem_leaves_nothing),
+	KUNIT_CASE(hotplug_bind_without_link_is_undone),
+	KUNIT_CASE(hotplug_unsubscribe_during_flood),
+	KUNIT_CASE(hotplug_unsubscribe_wakes_reader),
+	KUNIT_CASE(hotplug_misuse_null_arguments),
+	KUNIT_CASE(hotplug_misuse_object_lifecycle),
+	KUNIT_CASE(hotplug_misuse_listener),
+	KUNIT_CASE(hotplug_misuse_class),
+	KUNIT_CASE(hotplug_misuse_unnamed_device_and_driver),
+	{}
+};
+
+static struct kunit_suite ddm_hotplug_userspace_test_suite = {
+	.name = "ddm_hotplug_userspace",
+	.init = hu_init,
+	.exit = hu_exit,
+	.test_cases = ddm_hotplug_userspace_test_cases,
+};
+
+kunit_test_suites(&ddm_hotplug_userspace_test_suite);
