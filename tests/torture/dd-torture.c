@@ -42,6 +42,8 @@
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
+#include "torture.h"
+
 #define DEV_MAGIC	0x44455631u	/* "DEV1" */
 #define DEVICES		24
 #define DRIVERS		3
@@ -66,15 +68,14 @@ struct tdrv {
 static struct {
 	unsigned int duration_ms, threads, permille;
 	unsigned long long seed;
-	bool keep_going;
-} cfg = { 3000, 3, 100, 0, false };
+} cfg = { 3000, 3, 100, 0 };
 
 static struct ddm_bus bus;
 static struct tdrv drivers[DRIVERS];
 static DEFINE_SPINLOCK(slot_lock);
 static struct tdev *slots[DEVICES];
 static pthread_rwlock_t churn = PTHREAD_RWLOCK_INITIALIZER;
-static atomic_long_t ops, walks, checks, errors, probes, removes, live_devices;
+static atomic_long_t ops, walks, checks, probes, removes, live_devices;
 static atomic_t next_id = ATOMIC_INIT(0), stop = ATOMIC_INIT(0);
 
 static void print_summary(void)
@@ -83,43 +84,8 @@ static void print_summary(void)
 	       cfg.seed, cfg.duration_ms, cfg.threads, atomic_long_read(&ops),
 	       atomic_long_read(&walks), atomic_long_read(&checks),
 	       atomic_long_read(&probes), atomic_long_read(&removes),
-	       atomic_long_read(&errors));
+	       atomic_long_read(&torture.errors));
 	fflush(stdout);
-}
-
-static __printf(1, 2) void error(const char *fmt, ...)
-{
-	va_list ap;
-
-	atomic_long_inc(&errors);
-	fprintf(stderr, "dd-torture: ERROR: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (!cfg.keep_going) {
-		print_summary();
-		fflush(NULL);
-		_exit(1);
-	}
-}
-
-static void shim_failed(const char *file, int line, const char *title)
-{
-	atomic_long_inc(&errors);
-	fprintf(stderr, "dd-torture: ERROR: shim report at %s:%d: %s\n", file, line, title);
-	print_summary();
-	fflush(NULL);
-	_exit(1);
-}
-
-static unsigned long long rnd(unsigned long long *s)
-{
-	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 static struct tdev *to_tdev(struct ddm_device *dev)
@@ -352,7 +318,7 @@ static int churn_fn(void *data)
 	unsigned long long seed = cfg.seed * 131 + (unsigned long)data;
 
 	while (!atomic_read(&stop)) {
-		unsigned long long r = rnd(&seed);
+		unsigned long long r = torture_rnd(&seed);
 
 		pthread_rwlock_rdlock(&churn);
 		switch (r % 8) {
@@ -435,7 +401,7 @@ static void parse_args(int argc, char **argv)
 		case 't': cfg.threads = strtoul(optarg, NULL, 0); break;
 		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': cfg.keep_going = true; break;
+		case 'k': torture.keep_going = true; break;
 		default:
 			fprintf(stderr, "usage: %s [--duration-ms N] [--threads N] [--seed N] [--sched-permille N] [--keep-going]\n",
 				argv[0]);
@@ -444,12 +410,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (!cfg.threads || cfg.threads > 32)
 		exit(2);
-	if (!cfg.seed) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		cfg.seed = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)getpid() << 20) ^ 1;
-	}
+	if (!cfg.seed)
+		cfg.seed = torture_default_seed();
 }
 
 int main(int argc, char **argv)
@@ -457,12 +419,8 @@ int main(int argc, char **argv)
 	struct task_struct *threads[40];
 	unsigned int i, n = 0;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
-	shim_set_fail_handler(shim_failed);
-	shim_test_begin("dd-torture");
-	shim_set_sched_points(cfg.seed, cfg.permille);
-	printf("dd-torture: seed=%llu (replay with --seed %llu)\n", cfg.seed, cfg.seed);
+	torture_begin("dd-torture", print_summary, cfg.seed, cfg.permille);
 
 	bus.name = "torture";
 	bus.match = bus_match;
@@ -506,5 +464,5 @@ int main(int argc, char **argv)
 	if (shim_test_end())
 		error("the shim's end-of-run checks failed");
 	print_summary();
-	return atomic_long_read(&errors) ? 1 : 0;
+	return atomic_long_read(&torture.errors) ? 1 : 0;
 }

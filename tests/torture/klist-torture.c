@@ -50,6 +50,8 @@
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
+#include "torture.h"
+
 #define NODE_MAGIC	0x4b4c4e44u	/* "KLND" */
 #define ANCHORS		4
 #define MAX_SLOTS	4096
@@ -76,64 +78,25 @@ struct tlist {
 static struct {
 	unsigned int duration_ms, walkers, mutators, slots, permille;
 	unsigned long long seed;
-	bool keep_going;
-} cfg = { 3000, 3, 2, 64, 100, 0, false };
+} cfg = { 3000, 3, 2, 64, 100, 0 };
 
 static struct tlist lists[2];
-static atomic_long_t ops, walks, errors, n_gets, n_puts, objects;
+static atomic_long_t ops, walks, n_gets, n_puts, objects;
 static atomic_t next_id = ATOMIC_INIT(1);
 static atomic_t stop = ATOMIC_INIT(0);
 static atomic_t del_clock = ATOMIC_INIT(0);
 static DEFINE_SPINLOCK(handoff_lock);
 static struct tnode *handoff;		/* a plain node for a second remover */
 
-static void print_summary(void);
-
-/* Count an invariant violation; the first one ends the run unless --keep-going. */
-static __printf(1, 2) void error(const char *fmt, ...)
-{
-	va_list ap;
-
-	atomic_long_inc(&errors);
-	fprintf(stderr, "klist-torture: ERROR: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (!cfg.keep_going) {
-		print_summary();
-		fflush(NULL);
-		_exit(1);
-	}
-}
-
 static void print_summary(void)
 {
 	printf("SUMMARY: seed=%llu duration_ms=%u walkers=%u mutators=%u ops=%ld walks=%ld errors=%ld\n",
 	       cfg.seed, cfg.duration_ms, cfg.walkers, cfg.mutators,
 	       atomic_long_read(&ops), atomic_long_read(&walks),
-	       atomic_long_read(&errors));
+	       atomic_long_read(&torture.errors));
 	fflush(stdout);
 }
 
-/* A shim report ends the run: print it as an error with the summary. */
-static void shim_failed(const char *file, int line, const char *title)
-{
-	atomic_long_inc(&errors);
-	fprintf(stderr, "klist-torture: ERROR: shim report at %s:%d: %s\n", file, line, title);
-	print_summary();
-	fflush(NULL);
-	_exit(1);
-}
-
-static unsigned long long rnd(unsigned long long *s)
-{
-	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static void tnode_release(struct kref *ref)
 {
@@ -243,7 +206,7 @@ static void take_handoff(void)
 
 static void mutate(struct tlist *l, unsigned long long *seed)
 {
-	unsigned long long r = rnd(seed);
+	unsigned long long r = torture_rnd(seed);
 	unsigned int slot = r % cfg.slots;
 	struct tnode *t;
 
@@ -282,7 +245,7 @@ static int mutator_fn(void *data)
 
 	while (!atomic_read(&stop)) {
 		take_handoff();
-		mutate(&lists[rnd(&seed) & 1], &seed);
+		mutate(&lists[torture_rnd(&seed) & 1], &seed);
 		atomic_long_inc(&ops);
 	}
 	while (!kthread_should_stop())
@@ -382,7 +345,7 @@ static int walker_fn(void *data)
 	if (!seen)
 		return -ENOMEM;
 	while (!atomic_read(&stop)) {
-		unsigned long long r = rnd(&seed);
+		unsigned long long r = torture_rnd(&seed);
 
 		walk(&lists[r & 1], r >> 1, seen);
 	}
@@ -457,18 +420,14 @@ static void parse_args(int argc, char **argv)
 		case 's': cfg.slots = strtoul(optarg, NULL, 0); break;
 		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': cfg.keep_going = true; break;
+		case 'k': torture.keep_going = true; break;
 		default: usage(argv[0]);
 		}
 	}
 	if (!cfg.slots || cfg.slots > MAX_SLOTS || cfg.walkers > 64 || cfg.mutators > 64)
 		usage(argv[0]);
-	if (!cfg.seed) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		cfg.seed = (unsigned long long)ts.tv_nsec ^ ((unsigned long long)getpid() << 20) ^ 1;
-	}
+	if (!cfg.seed)
+		cfg.seed = torture_default_seed();
 }
 
 int main(int argc, char **argv)
@@ -476,12 +435,8 @@ int main(int argc, char **argv)
 	struct task_struct *threads[128];
 	unsigned int i, n = 0;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
-	shim_set_fail_handler(shim_failed);
-	shim_test_begin("klist-torture");
-	shim_set_sched_points(cfg.seed, cfg.permille);
-	printf("klist-torture: seed=%llu (replay with --seed %llu)\n", cfg.seed, cfg.seed);
+	torture_begin("klist-torture", print_summary, cfg.seed, cfg.permille);
 
 	tlist_init(&lists[0], "plain", false);
 	tlist_init(&lists[1], "pinned", true);
@@ -499,17 +454,17 @@ int main(int argc, char **argv)
 	tlist_drain(&lists[0]);
 	tlist_drain(&lists[1]);
 	if (atomic_long_read(&n_gets) != atomic_long_read(&n_puts)) {
-		atomic_long_inc(&errors);
+		atomic_long_inc(&torture.errors);
 		fprintf(stderr, "klist-torture: ERROR: n_gets %ld != n_puts %ld\n",
 			atomic_long_read(&n_gets), atomic_long_read(&n_puts));
 	}
 	if (atomic_long_read(&objects)) {
-		atomic_long_inc(&errors);
+		atomic_long_inc(&torture.errors);
 		fprintf(stderr, "klist-torture: ERROR: %ld objects never freed\n",
 			atomic_long_read(&objects));
 	}
 	if (shim_test_end())
-		atomic_long_inc(&errors);
+		atomic_long_inc(&torture.errors);
 	print_summary();
-	return atomic_long_read(&errors) ? 1 : 0;
+	return atomic_long_read(&torture.errors) ? 1 : 0;
 }

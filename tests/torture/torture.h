@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the torture programs share: the pseudo-random generator, the
+ * default seed, and error accounting (the first error ends the run with
+ * the SUMMARY line unless --keep-going, so a run's length is the time to
+ * detect).  Each program is one file that includes this once.
+ */
+#ifndef _TORTURE_H
+#define _TORTURE_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <shim/shim.h>
+
+static struct {
+	const char *name;
+	bool keep_going;
+	atomic_long_t errors;
+	void (*print_summary)(void);
+} torture;
+
+static inline unsigned long long torture_rnd(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);	/* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline unsigned long long torture_default_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long long)ts.tv_nsec ^ ((unsigned long long)getpid() << 20) ^ 1;
+}
+
+static inline void torture_stop_run(void)
+{
+	torture.print_summary();
+	fflush(NULL);
+	_exit(1);
+}
+
+/* Count an invariant violation; the first one ends the run unless --keep-going. */
+static __printf(1, 2) void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_long_inc(&torture.errors);
+	fprintf(stderr, "%s: ERROR: ", torture.name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (!torture.keep_going)
+		torture_stop_run();
+}
+
+/* A shim report (lockdep, refcount, hung task, ...) always ends the run. */
+static void torture_shim_failed(const char *file, int line, const char *title)
+{
+	atomic_long_inc(&torture.errors);
+	fprintf(stderr, "%s: ERROR: shim report at %s:%d: %s\n", torture.name, file,
+		line, title);
+	torture_stop_run();
+}
+
+/* Start a run: reports go through us, schedule points seeded from @seed. */
+static inline void torture_begin(const char *name, void (*print_summary)(void),
+				 unsigned long long seed, unsigned int permille)
+{
+	torture.name = name;
+	torture.print_summary = print_summary;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	shim_set_fail_handler(torture_shim_failed);
+	shim_test_begin(name);
+	shim_set_sched_points(seed, permille);
+	printf("%s: seed=%llu (replay with --seed %llu)\n", name, seed, seed);
+}
+
+#endif
