@@ -46,10 +46,16 @@ static const char *kind_name(enum shim_lock_kind kind)
 void shim_lock_init(struct shim_lock *l, const char *name,
 		    const struct lock_class_key *key)
 {
-	if (l->magic == SHIM_LOCK_MAGIC)	/* re-init: see init_completion() */
-		pthread_mutex_destroy(&l->m);
-	shim_vg_new_memory(l, sizeof(*l));
-	pthread_mutex_init(&l->m, NULL);
+	/*
+	 * The kernel has no destroy and may init a lock again (klist_init()
+	 * of a re-registered driver's list, say): keep the pthread mutex of
+	 * an initialised lock, so tools see one lock, not a destroy racing
+	 * its last unlock.
+	 */
+	if (l->magic != SHIM_LOCK_MAGIC) {
+		shim_vg_new_memory(l, sizeof(*l));
+		pthread_mutex_init(&l->m, NULL);
+	}
 	l->magic = SHIM_LOCK_MAGIC;
 	l->owner = NULL;
 	l->nested = 0;

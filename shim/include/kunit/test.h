@@ -108,7 +108,7 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 	const __typeof__(left) __left = (left);				\
 	const __typeof__(right) __right = (right);			\
 	if (!(__left op __right)) {					\
-		char __what[512];					\
+		char __what[2048];					\
 		snprintf(__what, sizeof(__what),			\
 			 "Expected %s %s %s, but\n        %s == %lld\n        %s == %lld", \
 			 #left, #op, #right, #left, (long long)__left,	\
@@ -120,7 +120,7 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define __KUNIT_PTR(test, assert, left, op, right, fmt...) do {	\
 	const void *__left = (left), *__right = (right);		\
 	if (!(__left op __right)) {					\
-		char __what[512];					\
+		char __what[2048];					\
 		snprintf(__what, sizeof(__what),			\
 			 "Expected %s %s %s, but\n        %s == %p\n        %s == %p", \
 			 #left, #op, #right, #left, __left, #right, __right); \
@@ -131,7 +131,7 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define __KUNIT_STR(test, assert, left, op, right, fmt...) do {	\
 	const char *__left = (left), *__right = (right);		\
 	if (!(strcmp(__left, __right) op 0)) {				\
-		char __what[512];					\
+		char __what[2048];					\
 		snprintf(__what, sizeof(__what),			\
 			 "Expected %s %s %s, but\n        %s == \"%s\"\n        %s == \"%s\"", \
 			 #left, #op, #right, #left, __left, #right, __right); \
@@ -142,7 +142,7 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define __KUNIT_NOT_ERR_OR_NULL(test, assert, ptr, fmt...) do {	\
 	const void *__ptr = (ptr);					\
 	if (IS_ERR_OR_NULL(__ptr)) {					\
-		char __what[512];					\
+		char __what[2048];					\
 		snprintf(__what, sizeof(__what),			\
 			 "Expected %s is not error nor NULL, but is %p", #ptr, __ptr); \
 		__KUNIT_FAIL(test, assert, __what, fmt);		\
