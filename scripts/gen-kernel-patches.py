@@ -157,7 +157,11 @@ KERNEL_ONLY_DESC = {
 		'callers of one node must both return',
 	'ddm-kthread-test.c':
 		'kthreads register and unregister ddm devices and drivers '
-		'concurrently; every device ends up unbound and released',
+		'concurrently while another walks the bus; driver callbacks '
+		'run under the device lock, a device is never probed twice or '
+		'removed by the wrong driver, and every device ends up unbound '
+		'and released; a device and a driver registered at once always '
+		'bind',
 	'klist-platform-test.c':
 		'walks the real platform bus with bus_for_each_dev() and '
 		'device_for_each_child{,_reverse}(), proving the booted driver '
@@ -438,8 +442,13 @@ def main():
 	have = components(root)
 
 	active = []
+	seen = {}
 	for patch in PATCHES:
 		files = resolve_patch(root, patch, have)
+		for p, t in files:
+			if t in seen:
+				die('%s and %s both map to %s' % (seen[t], p, t))
+			seen[t] = p
 		if files:
 			active.append((patch, files))
 
@@ -497,7 +506,6 @@ def main():
 		base = git(repo, 'rev-parse', 'HEAD').strip()
 
 		new_files = []
-		tests_subject = None
 		for patch, files in active:
 			for p, t in files:
 				shutil.copyfile(os.path.join(root, p),
@@ -516,7 +524,9 @@ def main():
 					read(mk), r'^obj-\$\(CONFIG_OBJAGG\) \+= objagg\.o$',
 					'\n# klist-port binding core\nobj-$(CONFIG_DDM) += %s\n'
 					% objs, 'lib/Makefile'))
-				msg = MSG_DDM
+				msg = MSG_DDM + '\n' + textwrap.fill(
+					'Files: %s.' % ', '.join(t for _, t in files),
+					72, break_on_hyphens=False) + '\n'
 			else:
 				entries = ''
 				objs = ''

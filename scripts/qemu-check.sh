@@ -79,7 +79,7 @@ python3 "$here/gen-kernel-patches.py" --project "$project" \
 	--pristine "$pristine" --out "$work/series.new" --meta "$work/series.new"
 rm -rf "$work/series"
 mv "$work/series.new" "$work/series"
-ls "$work/series"/*.patch | sed 's|^|  |'
+ls "$work/series"/*.patch 2>/dev/null | sed "s|^|  |" || true
 
 step "syncing $src"
 "$here/kernel-tree.sh" sync "$work/series" "$pristine" "$src"
@@ -100,8 +100,7 @@ grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
 	"$build/kunit.out" | sed 's|^|  |' || true
 if [ $rc -ne 0 ] || [ ! -s "$build/test.log" ]; then
 	step "kunit.py failed (exit $rc); end of $build/kunit.out:"
-	grep -E 'error:|Error [0-9]|ERROR' "$build/kunit.out" | head -40 || true
-	tail -40 "$build/kunit.out"
+	tail -60 "$build/kunit.out"
 	exit 1
 fi
 

@@ -25,6 +25,7 @@
 #include <linux/kref.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #define KKT_WALKERS	2

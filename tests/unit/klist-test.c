@@ -123,8 +123,8 @@ static void klist_test_init_empty(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, klist_prev(&iter));
 	klist_iter_exit(&iter);
 	KUNIT_EXPECT_TRUE(test, list_empty(&l->k.k_list));
-	KUNIT_EXPECT_PTR_EQ(test, l->k.get, kt_get);
-	KUNIT_EXPECT_PTR_EQ(test, l->k.put, kt_put);
+	KUNIT_EXPECT_PTR_EQ(test, l->k.get, &kt_get);
+	KUNIT_EXPECT_PTR_EQ(test, l->k.put, &kt_put);
 }
 
 static DEFINE_KLIST(kt_static_list, NULL, NULL);
