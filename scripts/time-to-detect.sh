@@ -5,7 +5,9 @@
 # torture program against a patched copy of lib/ under each tool, run it
 # with several seeds, and print the median time until it fails.
 #
-#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-o OUTDIR] [DEFECT_ID...]
+#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n] [-o OUTDIR] [DEFECT_ID...]
+#
+# -n leaves out the baseline rows (to split one long run into several).
 #
 # Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
@@ -20,14 +22,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 seeds=5
 timeout_s=60
 baseline_s=20
+baseline=1
 out=$top/build/time-to-detect
-while getopts "s:t:b:o:" opt; do
+while getopts "s:t:b:no:" opt; do
 	case $opt in
 	s) seeds=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
 	b) baseline_s=$OPTARG ;;
+	n) baseline= ;;
 	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -108,7 +112,7 @@ median() {	# values... ("-" = not caught) -> median or "not caught"
 
 patches=()
 for p in none:klist none:dd; do
-	[ -f "$top/$(torture_for "$p")" ] && patches+=("$p")
+	[ -n "$baseline" ] && [ -f "$top/$(torture_for "$p")" ] && patches+=("$p")
 done
 for p in "$top"/tests/defects/*/*.patch; do
 	id=$(basename "$p" .patch)
