@@ -81,13 +81,14 @@ build() {	# patch tool -> binary path
 run_one() {	# binary tool seed seconds -> seconds, or "-" if it survived
 	local bin=$1 tool=$2 seed=$3 secs=$4 start end rc=0 hung=3000 log
 	local cmd=("$bin" --seed "$seed" --duration-ms $((secs * 1000)))
+	# Every tool stops at its first report, so the run time is the time to detect.
 	if [ "$tool" = helgrind ]; then
-		cmd=(valgrind --tool=helgrind --error-exitcode=99 -q "${cmd[@]}")
+		cmd=(valgrind --tool=helgrind --error-exitcode=99 --exit-on-first-error=yes -q "${cmd[@]}")
 		hung=20000	# valgrind serialises threads: long waits are normal
 	fi
 	log=$(dirname "$bin")/$tool-seed$seed.log
 	start=$(date +%s.%N)
-	SHIM_HUNG_TASK_MS=$hung SHIM_SCHED_PERMILLE=100 \
+	TSAN_OPTIONS=halt_on_error=1 SHIM_HUNG_TASK_MS=$hung SHIM_SCHED_PERMILLE=100 \
 		timeout -k 5 $((secs + 30)) "${cmd[@]}" > "$log" 2>&1 || rc=$?
 	end=$(date +%s.%N)
 	if [ $rc -eq 0 ]; then
