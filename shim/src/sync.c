@@ -11,7 +11,10 @@
 /*
  * The kernel never destroys a completion or semaphore, and may init one
  * again (or a new one where an old one lived on the stack).  Destroy the
- * old pthread objects first so valgrind's tools see a clean start.
+ * old pthread objects first so valgrind's tools see a clean start.  When
+ * the old one was overwritten first (memset of a reused stack struct),
+ * there is nothing to destroy: static initialisers, unlike
+ * pthread_*_init(), do not make DRD report a re-initialisation there.
  */
 void init_completion(struct completion *x)
 {
@@ -20,8 +23,8 @@ void init_completion(struct completion *x)
 		pthread_mutex_destroy(&x->m);
 	}
 	shim_vg_new_memory(x, sizeof(*x));
-	pthread_mutex_init(&x->m, NULL);
-	pthread_cond_init(&x->c, NULL);
+	x->m = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	x->c = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	x->done = 0;
 	x->magic = SHIM_COMPLETION_MAGIC;
 }
@@ -135,8 +138,8 @@ void sema_init(struct semaphore *sem, int val)
 		pthread_mutex_destroy(&sem->m);
 	}
 	shim_vg_new_memory(sem, sizeof(*sem));
-	pthread_mutex_init(&sem->m, NULL);
-	pthread_cond_init(&sem->c, NULL);
+	sem->m = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	sem->c = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	sem->count = val;
 	sem->magic = SHIM_SEMAPHORE_MAGIC;
 }

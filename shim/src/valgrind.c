@@ -6,6 +6,11 @@
 #include <valgrind/helgrind.h>
 #include <valgrind/drd.h>
 
+bool shim_on_valgrind(void)
+{
+	return RUNNING_ON_VALGRIND;
+}
+
 void shim_vg_marked(void *addr, size_t size)
 {
 	VALGRIND_HG_DISABLE_CHECKING(addr, size);
