@@ -4,7 +4,10 @@
  * live blocks made during a test are leaks when the test ends.  A freed
  * block is poisoned with the slab's POISON_FREE byte and kept in a
  * quarantine, so a later write to it is found when the quarantine is
- * checked (and under ASan or valgrind, any access at once).
+ * checked (and under ASan or valgrind, any access at once).  The tools
+ * see the redzone as unaddressable too: ASan poisons in 8-byte granules
+ * and cannot poison the head of a granule whose tail is addressable, so
+ * a small freed block is only poisoned together with its redzone.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,7 +98,7 @@ static bool poison_intact(struct block *b, size_t *where)
 			break;
 		}
 	}
-	mem_noaccess(b->data, b->size);
+	mem_noaccess(b->data, b->size + REDZONE);
 	return ok;
 }
 
@@ -144,6 +147,7 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 	b->free_line = 0;
 	memset(b->data, (flags & __GFP_ZERO) ? 0 : 0xa5, size);
 	memset(b->data + size, REDZONE_BYTE, REDZONE);
+	mem_noaccess(b->data + size, REDZONE);
 	pthread_mutex_lock(&alloc_lock);
 	b->gen = generation;
 	list_push(&live, b);
@@ -173,6 +177,7 @@ void __shim_kfree(const void *p, const char *file, int line)
 				    p, file, line);
 		return;
 	}
+	mem_access(b->data + b->size, REDZONE);
 	for (i = 0; i < REDZONE; i++) {
 		if (b->data[b->size + i] != REDZONE_BYTE) {
 			pthread_mutex_unlock(&alloc_lock);
@@ -188,7 +193,7 @@ void __shim_kfree(const void *p, const char *file, int line)
 	b->free_file = file;
 	b->free_line = line;
 	memset(b->data, POISON_FREE, b->size);
-	mem_noaccess(b->data, b->size);
+	mem_noaccess(b->data, b->size + REDZONE);
 	list_push(&quarantine, b);
 	while (quarantine.bytes > QUARANTINE_MAX && quarantine.head != b) {
 		struct block *old = quarantine.head;
@@ -196,7 +201,7 @@ void __shim_kfree(const void *p, const char *file, int line)
 		list_unlink(&quarantine, old);
 		pthread_mutex_unlock(&alloc_lock);
 		check_quarantined(old);
-		mem_access(old->data, old->size);
+		mem_access(old->data, old->size + REDZONE);
 		free(old);
 		pthread_mutex_lock(&alloc_lock);
 	}

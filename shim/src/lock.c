@@ -19,6 +19,43 @@
 #include <linux/sched.h>
 #include "shim-internal.h"
 
+/*
+ * TSan takes pthread_mutex_timedlock() (our hung-task bound) for a
+ * trylock, which cannot deadlock, so it would order none of our locks.
+ * So TSan is shown each lock through its lockdep map, as a lock of its
+ * own (blocking, try or failed), and the pthread calls are hidden from
+ * it; it then orders and reports our locks as it would plain mutexes.
+ */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+
+static void tsan_lock(struct shim_lock *l, bool try)
+{
+	__tsan_mutex_pre_lock(&l->dep, try ? __tsan_mutex_try_lock : 0);
+}
+
+static void tsan_locked(struct shim_lock *l, bool try, bool failed)
+{
+	__tsan_mutex_post_lock(&l->dep, (try ? __tsan_mutex_try_lock : 0) |
+			       (failed ? __tsan_mutex_try_lock_failed : 0), 0);
+}
+
+static void tsan_unlock(struct shim_lock *l)
+{
+	__tsan_mutex_pre_unlock(&l->dep, 0);
+}
+
+static void tsan_unlocked(struct shim_lock *l)
+{
+	__tsan_mutex_post_unlock(&l->dep, 0);
+}
+#else
+static void tsan_lock(struct shim_lock *l, bool try) { }
+static void tsan_locked(struct shim_lock *l, bool try, bool failed) { }
+static void tsan_unlock(struct shim_lock *l) { }
+static void tsan_unlocked(struct shim_lock *l) { }
+#endif
+
 #define MAX_CLASSES	256
 
 struct lock_class {
@@ -247,8 +284,13 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	shim_sched_point();
 	for (;;) {
 		struct timespec ts = shim_deadline_ms(bound);
+		int ret;
 
-		if (pthread_mutex_timedlock(&l->m, &ts) != ETIMEDOUT)
+		tsan_lock(l, false);
+		ret = pthread_mutex_timedlock(&l->m, &ts);
+		/* A timeout ends it as a failed lock: TSan watches the report. */
+		tsan_locked(l, false, ret == ETIMEDOUT);
+		if (ret != ETIMEDOUT)
 			break;
 		if (kind == SHIM_MUTEX) {
 			shim_hung_task(file, line, func);
@@ -274,13 +316,17 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 		  const char *file, int line)
 {
 	struct task_struct *p = current;
+	int ret;
 
 	if (!check_magic(l, kind, file, line))
 		return 0;
 	if (kind == SHIM_MUTEX && (shim_in_hardirq()))
 		shim_report(file, line, "BUG: mutex_trylock in interrupt context at %s:%d",
 			    file, line);
-	if (pthread_mutex_trylock(&l->m))
+	tsan_lock(l, true);
+	ret = pthread_mutex_trylock(&l->m);
+	tsan_locked(l, true, ret != 0);
+	if (ret)
 		return 0;
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
@@ -346,7 +392,9 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 	}
 	pop_held(p, l);
 	WRITE_ONCE(l->owner, NULL);
+	tsan_unlock(l);
 	pthread_mutex_unlock(&l->m);
+	tsan_unlocked(l);
 	shim_sched_point();
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth--;

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Canaries for the race-hunting tools: each mode commits one bug that
+ * the shim itself does not stop, so only the tool under test can report
+ * it.  A tool run whose canary stays silent proves nothing about the
+ * clean runs of the real suites (annotations hiding too much, a tool
+ * option lost): ctest expects each canary's report.
+ *
+ *   tool-canary race       two tasks increment a plain int, no lock
+ *   tool-canary inversion  spinlocks taken A->B, then B->A
+ *   tool-canary uaf        a read from a kfree()d block
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <shim/shim.h>
+
+static int counter;		/* deliberately unprotected */
+static atomic_t started = ATOMIC_INIT(0);
+
+static int racer(void *unused)
+{
+	int i;
+
+	/* Both increment at once, with no lock or atomic in between. */
+	atomic_inc(&started);
+	while (atomic_read(&started) < 2)
+		yield();
+	for (i = 0; i < 1000; i++)
+		counter++;
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+static void race(void)
+{
+	struct task_struct *t[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		t[i] = kthread_run(racer, NULL, "racer%d", i);
+	for (i = 0; i < 2; i++)
+		kthread_stop(t[i]);
+	printf("counter=%d\n", counter);
+}
+
+static DEFINE_SPINLOCK(lock_a);
+static DEFINE_SPINLOCK(lock_b);
+
+static void inversion(void)
+{
+	/* The shim's lockdep sees it too: expected, so the run goes on. */
+	shim_expect_report("circular locking dependency");
+	spin_lock(&lock_a);
+	spin_lock(&lock_b);
+	spin_unlock(&lock_b);
+	spin_unlock(&lock_a);
+	spin_lock(&lock_b);
+	spin_lock(&lock_a);
+	spin_unlock(&lock_a);
+	spin_unlock(&lock_b);
+}
+
+static void uaf(void)
+{
+	int *p = kmalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return;
+	*p = 1;
+	kfree(p);
+	/* A read leaves the poison intact: the shim's own check misses it. */
+	printf("read %d\n", READ_ONCE(*p));
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "race"))
+		race();
+	else if (!strcmp(mode, "inversion"))
+		inversion();
+	else if (!strcmp(mode, "uaf"))
+		uaf();
+	else {
+		fprintf(stderr, "usage: %s race|inversion|uaf\n", argv[0]);
+		return 2;
+	}
+	printf("tool-canary: %s done\n", mode);
+	return 0;
+}
