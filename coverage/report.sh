@@ -34,7 +34,10 @@ kinds=()
 for k in unit dd torture kernel; do
 	[ -s "$out/$k.info" ] && kinds+=("$out/$k.info")
 done
+# --show-details: each file's hit counts per test name (unit, dd, torture,
+# kernel); genhtml has no lcovrc key for it.
 genhtml --config-file "$rc" --quiet --title "klist-port: lib/ coverage" \
-	--prefix "$top" --output-directory "$out/html" "${kinds[@]}"
+	--show-details --prefix "$top" --output-directory "$out/html" \
+	"${kinds[@]}"
 python3 "$top/coverage/summary.py" "$out" "${worlds[@]}" merged:all
 echo "HTML report: $out/html/index.html"

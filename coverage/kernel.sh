@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# coverage/kernel.sh: the kernel half of the coverage dashboard.
+#
+#   kernel.sh --out DIR [--project DIR] [--work DIR] [--tarball FILE]
+#             [--jobs N] [--timeout SECONDS]
+#
+#   --out      where kernel.info and kernel-boot/ (console log, counters)
+#              go (CMake passes ${CMAKE_BINARY_DIR}/coverage)
+#   --project  project root (default: parent of coverage/)
+#   --work     where trees and builds live, as for qemu-check (default
+#              PROJECT/build/kernel; CMake passes COVERAGE_KERNEL_WORK,
+#              default ${CMAKE_BINARY_DIR}/kernel)
+#   --tarball  default /usr/src/linux-source-6.1.tar.xz
+#   --jobs     make -j (default: nproc)
+#   --timeout  seconds for the QEMU boot (default 600)
+#
+# Steps: prepare WORK/src as qemu-check does (unpack once, generate the
+# series from the current sources, sync); kunit.py build into
+# WORK/build-gcov with coverage/kunitconfig.gcov and gcov switched on for
+# the project's lib/ objects only, on make's command line (the shipped
+# series carries no coverage switch); boot it (coverage/kernel-boot.sh);
+# scan the console as qemu-check does, so a failing case or a splat fails
+# the coverage run; capture OUT/kernel.info (coverage/kernel-capture.sh).
+# Holds qemu-check's lock in WORK: one kernel build at a time.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+project=$(dirname "$here")
+work=
+out=
+tarball=/usr/src/linux-source-6.1.tar.xz
+jobs=$(nproc)
+timeout=600
+
+# The project's files in the kernel's lib/ (the series copies them
+# verbatim): the only objects built with gcov.
+files="lib/klist.c lib/ddm_dd.c lib/ddm_bus.c lib/ddm_object.c
+	lib/ddm_uevent.c lib/ddm_class.c"
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=$2; shift 2 ;;
+	--project) project=$2; shift 2 ;;
+	--work) work=$2; shift 2 ;;
+	--tarball) tarball=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) echo "coverage-kernel: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || { echo "coverage-kernel: --out is required" >&2; exit 2; }
+
+project=$(cd "$project" && pwd)
+scripts=$project/scripts
+work=${work:-$project/build/kernel}
+mkdir -p "$work" "$out"
+work=$(cd "$work" && pwd)
+out=$(cd "$out" && pwd)
+build=$work/build-gcov
+boot=$out/kernel-boot
+# A failed run must not leave the previous run's tracefile for report.sh.
+rm -f "$out/kernel.info"
+
+exec 8>"$work/.qemu-check.lock"
+if ! flock -n 8; then
+	echo "coverage-kernel: waiting for another kernel build in $work"
+	flock 8
+fi
+
+t0=$(date +%s)
+step() {
+	echo "coverage-kernel +$(( $(date +%s) - t0 ))s: $*"
+}
+
+# The same tree preparation as scripts/qemu-check.sh.
+step "unpacking (cached)"
+"$scripts/kernel-tree.sh" unpack "$tarball" "$work/pristine"
+"$scripts/kernel-tree.sh" unpack "$tarball" "$work/src"
+pristine=$work/pristine/linux-source-6.1
+src=$work/src/linux-source-6.1
+
+step "generating the series from $project"
+rm -rf "$work/series.new"
+python3 "$scripts/gen-kernel-patches.py" --project "$project" \
+	--pristine "$pristine" --out "$work/series.new" --meta "$work/series.new"
+rm -rf "$work/series"
+mv "$work/series.new" "$work/series"
+
+step "syncing $src"
+"$scripts/kernel-tree.sh" sync "$work/series" "$pristine" "$src"
+
+# scripts/Makefile.lib adds CFLAGS_GCOV to an object when
+# GCOV_PROFILE_<basetarget>.o is y; command-line variables reach every
+# sub-make, so no Makefile in the tree changes.
+make_opts=()
+for f in $files; do
+	o=$(basename "$f" .c).o
+	make_opts+=(--make_options "GCOV_PROFILE_$o=y")
+done
+
+step "kunit.py build in $build; output in $build/kunit-build.out"
+mkdir -p "$build"
+tb=$(date +%s)
+set +e
+(cd "$src" && python3 tools/testing/kunit/kunit.py build \
+	--arch=x86_64 --build_dir="$build" \
+	--kunitconfig="$here/kunitconfig.gcov" \
+	--kunitconfig="$work/series/kunitconfig.suites" \
+	"${make_opts[@]}" --jobs="$jobs") < /dev/null > "$build/kunit-build.out" 2>&1
+rc=$?
+set -e
+if [ $rc -ne 0 ]; then
+	step "kunit.py build failed (exit $rc); end of $build/kunit-build.out:"
+	tail -60 "$build/kunit-build.out"
+	exit 1
+fi
+step "built in $(( $(date +%s) - tb ))s"
+
+# Exactly our objects carry gcov notes: anything else means the switch
+# did not reach make, or reached too much.
+want=$(for f in $files; do echo "$build/${f%.c}.gcno"; done | sort)
+have=$(find "$build" -name '*.gcno' | sort)
+if [ "$want" != "$have" ]; then
+	step "unexpected set of .gcno files in $build:"
+	diff <(echo "$want") <(echo "$have") | sed 's|^|  |' || true
+	exit 1
+fi
+
+step "booting under QEMU (timeout ${timeout}s); console in $boot/console.log"
+tb=$(date +%s)
+"$here/kernel-boot.sh" "$build" "$boot" "$timeout"
+step "boot and suites took $(( $(date +%s) - tb ))s"
+
+step "scanning $boot/console.log"
+python3 "$project/tests/qemu/scan-console.py" --log "$boot/console.log" \
+	--suites "$work/series/suites.json"
+
+step "capturing $out/kernel.info"
+# shellcheck disable=SC2086 # $files is a list
+"$here/kernel-capture.sh" "$build" "$src" "$boot/share/gcda" "$project" \
+	"$out/kernel.info" $files
+step "done"
