@@ -1132,6 +1132,49 @@ static void dd_misuse_walk_from_device_of_other_bus(struct kunit *test)
 	du_teardown(test, c2, 1);
 }
 
+/* A driver is never probed against a device of another bus. */
+static void dd_misuse_probe_device_of_other_bus(struct kunit *test)
+{
+	struct du_ctx *c1 = du_setup(test);
+	struct du_ctx *c2 = du_setup(test);
+	struct du_drv *a = du_drv_new(test, c1, "du-a", 0xff);
+	struct du_dev *d = du_dev_add(test, c2, 0);
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&a->drv, &d->dev),
+			-ENODEV);
+	KUNIT_EXPECT_NULL(test, d->dev.driver);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c2->probes[0]), 0);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	du_teardown(test, c1, 0);
+	du_teardown(test, c2, 1);
+}
+
+/* A driver that claims a device never registered is refused. */
+static void dd_misuse_bind_unregistered_device(struct kunit *test)
+{
+	struct du_ctx *c = du_setup(test);
+	struct du_drv *a = du_drv_new(test, c, "du-a", 0xff);
+	struct du_dev *d = du_dev_new(c, 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	ddm_device_initialize(&d->dev);
+	shim_expect_report("binding device du-dev0 that is not registered");
+	ddm_device_lock(&d->dev);
+	d->dev.driver = &a->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EINVAL);
+	d->dev.driver = NULL;
+	ddm_device_unlock(&d->dev);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_EQ(test, du_bound(a), 0);
+	ddm_put_device(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 0);
+	du_teardown(test, c, 1);
+}
+
 /*
  * The points where registering a device (and binding it) may sleep: its
  * object and name are allocated, its "add" event takes the event mutex,
@@ -1181,6 +1224,8 @@ static struct kunit_case dd_userspace_test_cases[] = {
 	KUNIT_CASE(dd_misuse_device_without_release),
 	KUNIT_CASE(dd_misuse_bus_unregistered_busy),
 	KUNIT_CASE(dd_misuse_walk_from_device_of_other_bus),
+	KUNIT_CASE(dd_misuse_probe_device_of_other_bus),
+	KUNIT_CASE(dd_misuse_bind_unregistered_device),
 	KUNIT_CASE(dd_misuse_register_in_atomic),
 	{}
 };
