@@ -5,9 +5,11 @@
 # torture program against a patched copy of lib/ under each tool, run it
 # with several seeds, and print the median time until it fails.
 #
-#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n] [-o OUTDIR] [DEFECT_ID...]
+#   scripts/time-to-detect.sh [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n]
+#                             [-T "TOOL..."] [-o OUTDIR] [DEFECT_ID...]
 #
-# -n leaves out the baseline rows (to split one long run into several).
+# -n leaves out the baseline rows, -T runs only the tools named (to split
+# one long run into several).
 #
 # Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
@@ -24,20 +26,21 @@ timeout_s=60
 baseline_s=20
 baseline=1
 out=$top/build/time-to-detect
-while getopts "s:t:b:no:" opt; do
+tools=(shim asan tsan helgrind)
+while getopts "s:t:b:nT:o:" opt; do
 	case $opt in
 	s) seeds=$OPTARG ;;
 	t) timeout_s=$OPTARG ;;
 	b) baseline_s=$OPTARG ;;
 	n) baseline= ;;
+	T) read -r -a tools <<< "$OPTARG" ;;
 	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-s SEEDS] [-t TIMEOUT_S] [-b BASELINE_S] [-n] [-T \"TOOL...\"] [-o OUTDIR] [DEFECT_ID...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 rm -rf "$out"	# never reuse copies of lib/ from an older run
 mkdir -p "$out"
-tools=(shim asan tsan helgrind)
 
 declare -A cflags=(
 	[shim]="-O1 -g"
@@ -45,6 +48,9 @@ declare -A cflags=(
 	[tsan]="-O1 -g -fsanitize=thread"
 	[helgrind]="-O1 -g -DSHIM_VALGRIND"
 )
+for tool in "${tools[@]}"; do
+	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind)" >&2; exit 2; }
+done
 
 # The torture program a defect is hunted with: from its patch's path.
 torture_for() {
