@@ -57,6 +57,7 @@ static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block_list live, quarantine;
 static unsigned long generation;
 static unsigned int fail_next;
+static unsigned int fail_nth;	/* counts down; the allocation at 1 fails */
 static unsigned int expected_leaks;
 
 static void list_push(struct block_list *l, struct block *b)
@@ -114,14 +115,22 @@ static int check_quarantined(struct block *b)
 	return 1;
 }
 
-static bool take_injected_failure(void)
+/* Take one from *count if it is not zero; return what it was. */
+static unsigned int count_down(unsigned int *count)
 {
-	unsigned int n = READ_ONCE(fail_next);
+	unsigned int n = READ_ONCE(*count);
 
-	while (n && !__atomic_compare_exchange_n(&fail_next, &n, n - 1, false,
+	while (n && !__atomic_compare_exchange_n(count, &n, n - 1, false,
 						 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 		;
-	return n != 0;
+	return n;
+}
+
+static bool take_injected_failure(void)
+{
+	bool nth = count_down(&fail_nth) == 1;
+
+	return count_down(&fail_next) != 0 || nth;
 }
 
 void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
@@ -231,6 +240,16 @@ void shim_fail_next_allocs(unsigned int n)
 	WRITE_ONCE(fail_next, n);
 }
 
+void shim_fail_nth(unsigned int n)
+{
+	WRITE_ONCE(fail_nth, n);
+}
+
+unsigned int shim_fail_nth_left(void)
+{
+	return READ_ONCE(fail_nth);
+}
+
 size_t shim_live_allocs(void)
 {
 	struct block *b;
@@ -267,6 +286,7 @@ void shim_alloc_begin(void)
 	generation++;
 	pthread_mutex_unlock(&alloc_lock);
 	fail_next = 0;
+	fail_nth = 0;
 	expected_leaks = 0;
 }
 
@@ -294,6 +314,7 @@ int shim_alloc_check_and_reset(void)
 		problems++;
 	}
 	fail_next = 0;
+	fail_nth = 0;
 	expected_leaks = 0;
 	return problems;
 }

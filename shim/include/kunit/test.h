@@ -99,7 +99,9 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define KUNIT_SUCCEED(test)	do { } while (0)
 
 #define __KUNIT_TRUTH(test, assert, cond, expect, fmt...) do {		\
-	if (!!(cond) != (expect))					\
+	bool __truth = !!(cond);					\
+									\
+	if (__truth != (expect))					\
 		__KUNIT_FAIL(test, assert, "Expected " #cond " to be "	\
 			     #expect ", but is not", fmt);		\
 } while (0)

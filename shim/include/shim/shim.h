@@ -60,6 +60,13 @@ void shim_expect_hung_task(const char *func, void (*rescue)(void *), void *arg);
 
 /* The next @n allocations fail (return NULL). */
 void shim_fail_next_allocs(unsigned int n);
+/*
+ * The @n-th allocation from now fails, once (the kernel's fail-nth; 0
+ * cancels).  shim_fail_nth_left() is 0 once it has failed, so a test
+ * can fail each allocation of an operation in turn until it runs out.
+ */
+void shim_fail_nth(unsigned int n);
+unsigned int shim_fail_nth_left(void);
 /* Allocations live right now that were made during this test. */
 size_t shim_live_allocs(void);
 /* Declare that this test leaks exactly @n allocations on purpose. */

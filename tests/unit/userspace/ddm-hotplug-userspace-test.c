@@ -451,6 +451,168 @@ static void hotplug_create_enomem_leaves_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 6U);
 }
 
+/*
+ * Fail each allocation of an operation in turn (the kernel's fail-nth),
+ * until it runs with none failed.  A failed run returns -ENOMEM,
+ * announces nothing and leaves no memory behind; a run that succeeds
+ * although one allocation failed (an event lost, as the kernel's
+ * driver_register() ignores a failed uevent) is undone and the sweep
+ * goes on.  Returns the number of allocations the operation makes.
+ */
+struct hu_sweep {
+	struct kunit *test;
+	struct hu_bus *b;
+	struct ddm_class *cls;
+	struct ddm_device *dev;
+	struct ddm_object *obj;
+	struct ddm_listener *other;
+};
+
+static int hu_fail_each_alloc(struct hu_sweep *s,
+			      int (*op)(struct hu_sweep *s),
+			      void (*undo)(struct hu_sweep *s))
+{
+	struct kunit *test = s->test;
+	struct ddm_listener *l = hu_listener(test);
+	unsigned int n;
+
+	for (n = 1; n < 100; n++) {
+		size_t live = shim_live_allocs();
+		bool injected;
+		int ret;
+
+		shim_fail_nth(n);
+		ret = op(s);
+		injected = !shim_fail_nth_left();
+		shim_fail_nth(0);
+		if (ret) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENOMEM, "allocation %u", n);
+			KUNIT_EXPECT_EQ_MSG(test, l->queued, 0U, "allocation %u", n);
+			if (s->other)
+				KUNIT_EXPECT_EQ_MSG(test, s->other->queued, 0U,
+						    "allocation %u", n);
+			KUNIT_EXPECT_EQ_MSG(test, shim_live_allocs(), live,
+					    "allocation %u", n);
+		} else {
+			undo(s);
+			ddm_listener_flush(l);
+			if (s->other)
+				ddm_listener_flush(s->other);
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, injected || !ret,
+				      "failed with nothing injected at %u", n);
+		if (!injected)
+			return n - 1;
+	}
+	KUNIT_FAIL(test, "more than 100 allocations");
+	return -1;
+}
+
+static int hu_op_device_register(struct hu_sweep *s)
+{
+	int ret;
+
+	s->dev = hu_dev_new(s->b, "hu-dev", DDM_MKDEV(HU_DEV_MAJOR, 1));
+	if (!s->dev)
+		return -ENOMEM;
+	ret = ddm_device_register(s->dev);
+	if (ret)
+		ddm_put_device(s->dev);
+	return ret;
+}
+
+static void hu_undo_device_register(struct hu_sweep *s)
+{
+	ddm_device_unregister(s->dev);
+}
+
+static int hu_op_driver_register(struct hu_sweep *s)
+{
+	return ddm_driver_register(&s->b->drv);
+}
+
+static void hu_undo_driver_register(struct hu_sweep *s)
+{
+	ddm_driver_unregister(&s->b->drv);
+}
+
+static int hu_op_class_create(struct hu_sweep *s)
+{
+	struct ddm_class *cls = ddm_class_create(THIS_MODULE, "hu-sweep");
+
+	if (IS_ERR(cls))
+		return PTR_ERR(cls);
+	s->cls = cls;
+	return 0;
+}
+
+static void hu_undo_class_create(struct hu_sweep *s)
+{
+	ddm_class_destroy(s->cls);
+}
+
+static int hu_op_class_device_create(struct hu_sweep *s)
+{
+	struct ddm_class_device *cd;
+
+	cd = ddm_class_device_create(s->cls, DDM_MKDEV(HU_MAJOR, 7),
+				     &s->b->parent, "hu%d", 7);
+	return PTR_ERR_OR_ZERO(cd);
+}
+
+static void hu_undo_class_device_create(struct hu_sweep *s)
+{
+	ddm_class_device_destroy(s->cls, DDM_MKDEV(HU_MAJOR, 7));
+}
+
+static int hu_op_uevent(struct hu_sweep *s)
+{
+	return ddm_object_uevent(s->obj, DDM_UEVENT_ADD);
+}
+
+static void hu_undo_nothing(struct hu_sweep *s)
+{
+}
+
+/* Registering devices, drivers, classes, class devices and events. */
+static void hotplug_each_allocation_failure_unwinds(struct kunit *test)
+{
+	struct hu_sweep s = { .test = test, .b = hu_bus_setup(test) };
+
+	/* The device, its object, name and `dev` attribute. */
+	KUNIT_EXPECT_GT(test, hu_fail_each_alloc(&s, hu_op_device_register,
+						 hu_undo_device_register), 3);
+	KUNIT_EXPECT_GT(test, hu_fail_each_alloc(&s, hu_op_driver_register,
+						 hu_undo_driver_register), 1);
+	KUNIT_EXPECT_GT(test, hu_fail_each_alloc(&s, hu_op_class_create,
+						 hu_undo_class_create), 1);
+
+	/* A class device with a `device` link to a registered device. */
+	KUNIT_ASSERT_EQ(test, ddm_device_register(&s.b->parent), 0);
+	KUNIT_ASSERT_EQ(test, hu_op_class_create(&s), 0);
+	ddm_listener_flush(hu_listener(test));
+	KUNIT_EXPECT_GT(test, hu_fail_each_alloc(&s, hu_op_class_device_create,
+						 hu_undo_class_device_create), 3);
+
+	/* One event, two listeners: a copy each, or none at all. */
+	s.other = kunit_kzalloc(test, sizeof(*s.other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s.other);
+	ddm_listener_init(s.other, "hu-other");
+	KUNIT_ASSERT_EQ(test, ddm_listener_subscribe(s.other), 0);
+	s.obj = s.b->parent.obj;
+	KUNIT_EXPECT_EQ(test, hu_fail_each_alloc(&s, hu_op_uevent,
+						 hu_undo_nothing), 2);
+	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(s.other), 0);
+	s.other = NULL;
+
+	ddm_class_destroy(s.cls);
+	ddm_device_unregister(&s.b->parent);
+	ddm_bus_unregister(&s.b->bus);
+	ddm_listener_flush(hu_listener(test));
+	/* The listener, s.b and s.other (kunit_kzalloc) are all that is left. */
+	KUNIT_EXPECT_EQ(test, shim_live_allocs(), (size_t)3);
+}
+
 static int hu_probe_count;
 static int hu_remove_count;
 
@@ -786,6 +948,7 @@ static struct kunit_case ddm_hotplug_userspace_test_cases[] = {
 	KUNIT_CASE(hotplug_bind_events_see_driver_link),
 	KUNIT_CASE(hotplug_uevent_enomem_reaches_nobody),
 	KUNIT_CASE(hotplug_create_enomem_leaves_nothing),
+	KUNIT_CASE(hotplug_each_allocation_failure_unwinds),
 	KUNIT_CASE(hotplug_bind_without_link_is_undone),
 	KUNIT_CASE(hotplug_unsubscribe_during_flood),
 	KUNIT_CASE(hotplug_unsubscribe_wakes_reader),

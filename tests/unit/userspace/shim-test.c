@@ -275,6 +275,23 @@ static void shim_alloc_failure_injection(struct kunit *test)
 	kfree(c);
 }
 
+static void shim_alloc_fail_nth(struct kunit *test)
+{
+	void *p[3];
+	int i;
+
+	shim_fail_nth(2);
+	KUNIT_EXPECT_EQ(test, shim_fail_nth_left(), 2U);
+	for (i = 0; i < 3; i++)
+		p[i] = kmalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	KUNIT_EXPECT_NOT_NULL(test, p[0]);
+	KUNIT_EXPECT_NULL(test, p[1]);	/* the second, and only it */
+	KUNIT_EXPECT_NOT_NULL(test, p[2]);
+	KUNIT_EXPECT_EQ(test, shim_fail_nth_left(), 0U);
+	kfree(p[0]);
+	kfree(p[2]);
+}
+
 static void unexpected_warn(void *unused)
 {
 	WARN_ON(1);
@@ -525,6 +542,7 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_double_free_reported),
 	KUNIT_CASE(shim_overflow_reported_at_kfree),
 	KUNIT_CASE(shim_alloc_failure_injection),
+	KUNIT_CASE(shim_alloc_fail_nth),
 	KUNIT_CASE(shim_unexpected_warn_fails_test),
 	KUNIT_CASE(shim_expected_warn_passes),
 	KUNIT_CASE(shim_unmet_expectation_fails_test),
