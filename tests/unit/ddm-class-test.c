@@ -19,6 +19,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -376,6 +377,7 @@ static void class_destroyed_class_refuses(struct kunit *test)
 struct cl_racer {
 	struct ddm_class *cls;
 	struct completion *go;
+	atomic_t *started;
 	struct completion done;
 	int rounds, created, refused, errors;
 };
@@ -393,6 +395,10 @@ static int cl_racer_thread(void *data)
 	int i;
 
 	wait_for_completion(r->go);
+	/* Start together: a racer done before the other wakes tests nothing. */
+	atomic_inc(r->started);
+	while (atomic_read(r->started) < 2)
+		cond_resched();
 	end = jiffies + msecs_to_jiffies(CL_RACE_MS);
 	for (i = 0; i < CL_RACE_ROUNDS && time_before(jiffies, end); i++) {
 		r->rounds++;
@@ -421,6 +427,7 @@ static void class_concurrent_create_destroy(struct kunit *test)
 	struct cl_racer *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
 	bool present[CL_RACE_DEVNOS] = { };
 	struct completion go;
+	atomic_t started = ATOMIC_INIT(0);
 	struct task_struct *t[2];
 	struct ddm_uevent *ev;
 	int i, adds = 0, removes = 0, disorder = 0;
@@ -430,6 +437,7 @@ static void class_concurrent_create_destroy(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		r[i].cls = cls;
 		r[i].go = &go;
+		r[i].started = &started;
 		init_completion(&r[i].done);
 		t[i] = kthread_run(cl_racer_thread, &r[i], "cl-racer%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));

@@ -23,6 +23,8 @@ void __shim_might_sleep(const char *file, int line);
 #define in_interrupt()		shim_in_hardirq()
 #define might_sleep()		__shim_might_sleep(__FILE__, __LINE__)
 #define might_sleep_if(cond)	do { if (cond) might_sleep(); } while (0)
-#define cond_resched()		({ might_sleep(); 0; })
+/* A scheduling point: it may give the CPU away, as the kernel's does. */
+void yield(void);
+#define cond_resched()		({ might_sleep(); yield(); 0; })
 
 #endif
