@@ -9,6 +9,7 @@
  *   tool-canary race       two tasks increment a plain int, no lock
  *   tool-canary inversion  spinlocks taken A->B, then B->A
  *   tool-canary uaf        a read from a kfree()d block
+ *   tool-canary free-race  a task frees a block another is still reading
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,38 @@ static void race(void)
 	printf("counter=%d\n", counter);
 }
 
+static int *shared;
+
+static int reader(void *unused)
+{
+	int i, sum = 0;
+
+	atomic_inc(&started);
+	while (atomic_read(&started) < 2)
+		yield();
+	for (i = 0; i < 1000; i++)
+		sum += shared[0];	/* no reference held: the bug */
+	while (!kthread_should_stop())
+		msleep(1);
+	return sum;
+}
+
+static void free_race(void)
+{
+	struct task_struct *t;
+
+	shared = kmalloc(sizeof(*shared), GFP_KERNEL);
+	if (!shared)
+		return;
+	shared[0] = 1;
+	t = kthread_run(reader, NULL, "reader");
+	atomic_inc(&started);
+	while (atomic_read(&started) < 2)
+		yield();
+	kfree(shared);	/* the poison write races with the reads */
+	kthread_stop(t);
+}
+
 static DEFINE_SPINLOCK(lock_a);
 static DEFINE_SPINLOCK(lock_b);
 
@@ -90,8 +123,10 @@ int main(int argc, char **argv)
 		inversion();
 	else if (!strcmp(mode, "uaf"))
 		uaf();
+	else if (!strcmp(mode, "free-race"))
+		free_race();
 	else {
-		fprintf(stderr, "usage: %s race|inversion|uaf\n", argv[0]);
+		fprintf(stderr, "usage: %s race|inversion|uaf|free-race\n", argv[0]);
 		return 2;
 	}
 	printf("tool-canary: %s done\n", mode);
