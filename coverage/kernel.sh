@@ -75,22 +75,9 @@ step() {
 	echo "coverage-kernel +$(( $(date +%s) - t0 ))s: $*"
 }
 
-# The same tree preparation as scripts/qemu-check.sh.
-step "unpacking (cached)"
-"$scripts/kernel-tree.sh" unpack "$tarball" "$work/pristine"
-"$scripts/kernel-tree.sh" unpack "$tarball" "$work/src"
-pristine=$work/pristine/linux-source-6.1
+step "preparing the tree in $work, as qemu-check does"
+"$scripts/kernel-tree.sh" prepare "$project" "$tarball" "$work"
 src=$work/src/linux-source-6.1
-
-step "generating the series from $project"
-rm -rf "$work/series.new"
-python3 "$scripts/gen-kernel-patches.py" --project "$project" \
-	--pristine "$pristine" --out "$work/series.new" --meta "$work/series.new"
-rm -rf "$work/series"
-mv "$work/series.new" "$work/series"
-
-step "syncing $src"
-"$scripts/kernel-tree.sh" sync "$work/series" "$pristine" "$src"
 
 # scripts/Makefile.lib adds CFLAGS_GCOV to an object when
 # GCOV_PROFILE_<basetarget>.o is y; command-line variables reach every

@@ -21,6 +21,12 @@
 #   kernel-tree.sh apply SERIES PRISTINE OUT
 #	Apply the series to a copy of the pristine files it touches in the
 #	new directory OUT (nothing else is copied).
+#
+#   kernel-tree.sh prepare PROJECT TARBALL WORK
+#	What every kernel run starts with (qemu-check, the coverage
+#	kernel): unpack TARBALL as WORK/pristine and WORK/src (cached),
+#	generate the series from PROJECT's sources into WORK/series, and
+#	sync WORK/src to it.  The caller holds WORK's build lock.
 
 set -euo pipefail
 
@@ -123,6 +129,27 @@ cmd_apply() {
 	apply_series "$1" "$2" "$3"
 }
 
+cmd_prepare() {
+	local project=$1 tarball=$2 work=$3 here pristine src
+	here=$(cd "$(dirname "$0")" && pwd)
+	pristine=$work/pristine/linux-source-6.1
+	src=$work/src/linux-source-6.1
+
+	echo "kernel-tree: unpacking (cached)"
+	cmd_unpack "$tarball" "$work/pristine"
+	cmd_unpack "$tarball" "$work/src"
+	echo "kernel-tree: generating the series from $project"
+	rm -rf "$work/series.new"
+	python3 "$here/gen-kernel-patches.py" --project "$project" \
+		--pristine "$pristine" --out "$work/series.new" \
+		--meta "$work/series.new"
+	rm -rf "$work/series"
+	mv "$work/series.new" "$work/series"
+	printf "  %s\n" "$work"/series/*.patch
+	echo "kernel-tree: syncing $src"
+	cmd_sync "$work/series" "$pristine" "$src"
+}
+
 abs() {
 	# absolute path of an existing or to-be-created path
 	echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -135,5 +162,7 @@ sync)	[ $# -eq 4 ] || die "usage: $0 sync SERIES PRISTINE WORK"
 	cmd_sync "$(abs "$2")" "$(abs "$3")" "$(abs "$4")" ;;
 apply)	[ $# -eq 4 ] || die "usage: $0 apply SERIES PRISTINE OUT"
 	cmd_apply "$(abs "$2")" "$(abs "$3")" "$(abs "$4")" ;;
-*)	die "usage: $0 unpack|sync|apply ..." ;;
+prepare) [ $# -eq 4 ] || die "usage: $0 prepare PROJECT TARBALL WORK"
+	cmd_prepare "$(abs "$2")" "$3" "$(abs "$4")" ;;
+*)	die "usage: $0 unpack|sync|apply|prepare ..." ;;
 esac

@@ -17,10 +17,11 @@
 #   --jobs     make -j (default: nproc)
 #   --timeout  seconds for the QEMU run (kunit.py --timeout, default 1200)
 #
-# Steps: unpack the tarball twice, once as a read-only pristine reference
-# and once as the work tree (both cached); generate the series from the
-# current sources into WORK/series; sync the work tree to pristine+series
-# rewriting only changed files; kunit.py run; scan-console.py.
+# Steps: kernel-tree.sh prepare (unpack the tarball twice, once as a
+# read-only pristine reference and once as the work tree, both cached;
+# generate the series from the current sources into WORK/series; sync the
+# work tree to pristine+series rewriting only changed files); kunit.py
+# run; scan-console.py.
 # Runs are serialised with a lock in WORK (one kernel build at a time).
 
 set -euo pipefail
@@ -67,22 +68,9 @@ step() {
 	echo "qemu-check[$variant] +$(( $(date +%s) - t0 ))s: $*"
 }
 
-step "unpacking (cached)"
-"$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
-"$here/kernel-tree.sh" unpack "$tarball" "$work/src"
-pristine=$work/pristine/linux-source-6.1
+step "preparing the tree in $work (unpack once, series, sync)"
+"$here/kernel-tree.sh" prepare "$project" "$tarball" "$work"
 src=$work/src/linux-source-6.1
-
-step "generating the series from $project"
-rm -rf "$work/series.new"
-python3 "$here/gen-kernel-patches.py" --project "$project" \
-	--pristine "$pristine" --out "$work/series.new" --meta "$work/series.new"
-rm -rf "$work/series"
-mv "$work/series.new" "$work/series"
-ls "$work/series"/*.patch 2>/dev/null | sed "s|^|  |" || true
-
-step "syncing $src"
-"$here/kernel-tree.sh" sync "$work/series" "$pristine" "$src"
 
 step "kunit.py run (build, boot, test); output in $build/kunit.out"
 mkdir -p "$build"
