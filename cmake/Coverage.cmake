@@ -50,7 +50,7 @@ if(CMAKE_C_FLAGS MATCHES "--coverage")
     USES_TERMINAL VERBATIM
     COMMENT "Running the suites and capturing lib/ coverage")
   # Everything the suites run must be built first.
-  foreach(t klist-unit shim-unit dd-unit klist-torture dd-torture klist-port)
+  foreach(t klist-unit shim-unit ddm-unit klist-torture ddm-torture klist-port)
     if(TARGET ${t})
       add_dependencies(coverage ${t})
     endif()

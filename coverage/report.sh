@@ -3,7 +3,7 @@
 #
 # coverage/report.sh OUT_DIR
 #
-# Merge the tracefiles in OUT_DIR (unit, dd, torture from userspace;
+# Merge the tracefiles in OUT_DIR (unit, ddm, torture from userspace;
 # kernel from the booted kernel, when present) into one HTML report with
 # per-suite-kind attribution, and print the summary table.
 set -euo pipefail
@@ -23,7 +23,7 @@ merge() {	# output inputs...
 	lcov --config-file "$rc" --quiet "${args[@]}" --output-file "$dst"
 }
 
-merge "$out/userspace.info" "$out"/unit.info "$out"/dd.info "$out"/torture.info
+merge "$out/userspace.info" "$out"/unit.info "$out"/ddm.info "$out"/torture.info
 worlds=(userspace)
 if [ -s "$out/kernel.info" ]; then
 	worlds+=(kernel)
@@ -31,10 +31,10 @@ fi
 merge "$out/all.info" "$out/userspace.info" "$out/kernel.info"
 
 kinds=()
-for k in unit dd torture kernel; do
+for k in unit ddm torture kernel; do
 	[ -s "$out/$k.info" ] && kinds+=("$out/$k.info")
 done
-# --show-details: each file's hit counts per test name (unit, dd, torture,
+# --show-details: each file's hit counts per test name (unit, ddm, torture,
 # kernel); genhtml has no lcovrc key for it.
 genhtml --config-file "$rc" --quiet --title "klist-port: lib/ coverage" \
 	--show-details --prefix "$top" --output-directory "$out/html" \

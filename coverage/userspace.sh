@@ -4,7 +4,7 @@
 # coverage/userspace.sh BUILD_DIR OUT_DIR
 #
 # In a build made with the coverage preset, run each kind of suite on its
-# own (unit, dd, torture) and capture one lcov tracefile per kind, named
+# own (unit, ddm, torture) and capture one lcov tracefile per kind, named
 # after it (lcov's test name), restricted to the project's lib/ files.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ rc=$top/coverage/lcovrc
 exec 2> >(grep -v "^Subroutine .* redefined at" >&2)
 mkdir -p "$out"
 
-for kind in unit dd torture; do
+for kind in unit ddm torture; do
 	if ! (cd "$build" && ctest -N -L "^$kind\$" | grep -q "Total Tests: [1-9]"); then
 		echo "coverage: no $kind tests in this build, skipped"
 		continue

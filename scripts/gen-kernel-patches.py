@@ -25,11 +25,12 @@
 #   --list-files     print "project-path tree-path" for every file the
 #                    series copies verbatim, and exit
 #
-# The manifest is the PATCHES table below.  A patch whose sources are all
-# absent is skipped (and the remaining patches are renumbered).
+# The manifest is explicit: KLIST_FILES, DDM_HEADERS, DDM_SOURCES and
+# KUNIT_FILES name every file shipped, and PATCHES says which patch
+# carries which list, with the hook that wires it into the build and
+# writes its message.  A listed file that is missing is an error.
 
 import argparse
-import fnmatch
 import json
 import os
 import re
@@ -46,46 +47,44 @@ FIXED_DATE = '2024-01-01T00:00:00+0000'
 MAINTAINERS_ENTRY = 'KLIST-PORT KLIST, DDM BINDING CORE AND KUNIT SUITES'
 
 # ---------------------------------------------------------------------------
-# Manifest.  Each patch lists (project glob, tree directory or path) pairs.
-# A glob maps every matching project file into the tree directory under its
-# own name; a plain path maps to the given tree path.  'needs' names
-# components (see COMPONENTS) a file needs to compile; files whose
-# component is absent are left out.
+# Manifest: what the series ships, patch by patch, named file by file.
+# Every entry is (project path, tree path); a missing project file is an
+# error, never a silent omission.  PATCHES (after the messages) says, for
+# each patch, its files, how it hooks them into the build and its message.
 # ---------------------------------------------------------------------------
 
-# component -> project globs whose presence makes the component available
-COMPONENTS = {
-	'klist': ['lib/klist.c', 'include/linux/klist.h'],
-	'ddm': ['lib/ddm*.c'],
-}
-
-PATCHES = [
-	{
-		'key': 'klist',
-		'files': [
-			('include/linux/klist.h', 'include/linux/klist.h'),
-			('lib/klist.c', 'lib/klist.c'),
-		],
-	},
-	{
-		'key': 'ddm',
-		'files': [
-			('include/linux/ddm*.h', 'include/linux/'),
-			('lib/ddm*.c', 'lib/'),
-		],
-		'requires': 'ddm',
-	},
-	{
-		'key': 'kunit',
-		'files': [
-			('tests/unit/*-test.c', 'lib/'),
-			('tests/qemu/*-test.c', 'lib/'),
-		],
-	},
+KLIST_FILES = [
+	('include/linux/klist.h', 'include/linux/klist.h'),
+	('lib/klist.c', 'lib/klist.c'),
 ]
 
-# Tests whose file name starts with a component name need that component.
-TEST_COMPONENT_PREFIXES = [('ddm', 'ddm')]
+# The binding core: lib/ddm/ in both worlds, dd.c being the seed's dd.c.
+DDM_HEADERS = [
+	('include/linux/ddm.h', 'include/linux/ddm.h'),
+	('include/linux/ddm_class.h', 'include/linux/ddm_class.h'),
+	('include/linux/ddm_object.h', 'include/linux/ddm_object.h'),
+]
+DDM_SOURCES = [
+	('lib/ddm/dd.c', 'lib/ddm/dd.c'),
+	('lib/ddm/bus.c', 'lib/ddm/bus.c'),
+	('lib/ddm/object.c', 'lib/ddm/object.c'),
+	('lib/ddm/uevent.c', 'lib/ddm/uevent.c'),
+	('lib/ddm/class.c', 'lib/ddm/class.c'),
+]
+
+# KUnit files: (project path, tree path, what the suites test).  Test
+# files get a Kconfig symbol each; headers are only copied beside them.
+KUNIT_FILES = [
+	('tests/unit/klist-test.c', 'lib/klist-test.c', 'klist'),
+	('tests/unit/klist-lessons-test.c', 'lib/klist-lessons-test.c', 'klist'),
+	('tests/qemu/klist-kthread-test.c', 'lib/klist-kthread-test.c', 'klist'),
+	('tests/qemu/klist-platform-test.c', 'lib/klist-platform-test.c', 'klist'),
+	('tests/unit/ddm-test.c', 'lib/ddm-test.c', 'ddm'),
+	('tests/unit/ddm-lessons-test.c', 'lib/ddm-lessons-test.c', 'ddm'),
+	('tests/unit/ddm-hotplug-test.c', 'lib/ddm-hotplug-test.c', 'ddm'),
+	('tests/unit/ddm-class-test.c', 'lib/ddm-class-test.c', 'ddm'),
+	('tests/qemu/ddm-kthread-test.c', 'lib/ddm-kthread-test.c', 'ddm'),
+]
 
 MSG_KLIST = """\
 klist: replace with the klist-port implementation
@@ -126,11 +125,13 @@ driver-model locking work of 2005 ended up with (join the bus list
 before probing, detach by pinning the last bound device, re-check the
 driver under the device lock, refuse to bind a bound device).
 
-The files are the project's, copied verbatim to lib/ and include/linux/,
-next to klist which they build on.  ddm does not replace or hook into
+The files are the project's, copied verbatim to lib/ddm/ and
+include/linux/, next to klist which they build on; lib/ddm/dd.c is the
+2005 work's drivers/base/dd.c.  ddm does not replace or hook into
 drivers/base/: it has its own bool symbol, CONFIG_DDM, default off, and
 exists in the kernel only so its KUnit suites can run on SMP under
-lockdep, KASAN and KCSAN.
+lockdep, KASAN and KCSAN.  CONFIG_GCOV_PROFILE_DDM profiles just lib/ddm/
+for the project's coverage runs.
 """
 
 KUNIT_INTRO = (
@@ -175,48 +176,17 @@ def die(msg):
 	sys.exit(1)
 
 
-def proj_glob(root, pattern):
-	d, pat = os.path.split(pattern)
-	full = os.path.join(root, d)
-	if not os.path.isdir(full):
-		return []
-	names = sorted(n for n in os.listdir(full)
-		       if fnmatch.fnmatchcase(n, pat) and
-		       os.path.isfile(os.path.join(full, n)))
-	return [os.path.join(d, n) for n in names]
+def check_files(root, files):
+	for entry in files:
+		if not os.path.isfile(os.path.join(root, entry[0])):
+			die('%s is in the manifest but does not exist' % entry[0])
 
 
-def components(root):
-	have = set()
-	for comp, globs in COMPONENTS.items():
-		if any(proj_glob(root, g) for g in globs):
-			have.add(comp)
-	return have
-
-
-def test_needs(path):
-	base = os.path.basename(path)
-	needs = {'klist'}
-	for prefix, comp in TEST_COMPONENT_PREFIXES:
-		if base.startswith(prefix):
-			needs.add(comp)
-	return needs
-
-
-def resolve_patch(root, patch, have):
-	"""List of (project path, tree path) for the patch, given components."""
-	if patch.get('requires') and patch['requires'] not in have:
-		return []
-	out = []
-	for pattern, dest in patch['files']:
-		for p in proj_glob(root, pattern):
-			if patch['key'] == 'kunit' and not test_needs(p) <= have:
-				continue
-			if dest.endswith('/'):
-				out.append((p, dest + os.path.basename(p)))
-			else:
-				out.append((p, dest))
-	return out
+# The library sources a KUnit file's suites exercise, by what they test.
+TESTED_SOURCES = {
+	'klist': [p for p, _ in KLIST_FILES if p.endswith('.c')],
+	'ddm': [p for p, _ in KLIST_FILES + DDM_SOURCES if p.endswith('.c')],
+}
 
 
 # --- KUnit metadata --------------------------------------------------------
@@ -258,25 +228,20 @@ def kconfig_symbol(tree_path):
 	return re.sub(r'[^A-Za-z0-9]', '_', base).upper() + '_KUNIT_TEST'
 
 
-def exports(root, comp):
-	"""True if every source of a component exports symbols (modular use)."""
-	srcs = [p for g in COMPONENTS[comp] if g.endswith('.c')
-		for p in proj_glob(root, g)]
-	if not srcs:
-		return False
-	for p in srcs:
+def exports(root, tested):
+	"""True if every source the suites test exports symbols (modular use)."""
+	for p in TESTED_SOURCES[tested]:
 		with open(os.path.join(root, p), encoding='utf-8') as f:
 			if 'EXPORT_SYMBOL' not in f.read():
 				return False
 	return True
 
 
-def kconfig_entry(root, proj_path, tree_path, suites):
+def kconfig_entry(root, proj_path, tree_path, tested, suites):
 	sym = kconfig_symbol(tree_path)
-	needs = sorted(test_needs(proj_path))
 	# A test may be a module only if what it tests is exported.
-	modular = all(exports(root, c) for c in needs)
-	deps = ['KUNIT'] + ['DDM' for c in needs if c == 'ddm']
+	modular = exports(root, tested)
+	deps = ['KUNIT'] + (['DDM'] if tested == 'ddm' else [])
 	names = ', '.join(s for s, _ in suites)
 	origin = 'shared with the userspace build' \
 		if proj_path.startswith('tests/unit/') else 'kernel-only'
@@ -429,6 +394,117 @@ def git(repo, *args, **kw):
 			      universal_newlines=True, **kw).stdout
 
 
+# --- the patches: files, build hooks, message ------------------------------
+#
+# Each hook edits the scratch tree `repo` (Kconfig, Makefiles) after the
+# patch's files are copied in, and returns the commit message.
+
+DDM_MAKEFILE = """\
+# SPDX-License-Identifier: GPL-2.0
+#
+# The klist-port ddm binding core (include/linux/ddm.h): dd.c is the
+# 2005 driver-model locking work's drivers/base/dd.c.
+
+ifdef CONFIG_GCOV_PROFILE_DDM
+GCOV_PROFILE := y
+endif
+
+obj-y += %s
+"""
+
+DDM_KCONFIG = """\
+config DDM
+	bool "klist-port ddm driver binding core"
+	help
+	  The binding core of the klist-port project: buses, devices and
+	  drivers kept on klists, bound and unbound under the driver-model
+	  locking rules.  It is independent of the driver core in
+	  drivers/base/ and only used by its KUnit suites.
+
+	  If unsure, say N.
+
+config GCOV_PROFILE_DDM
+	bool "Enable gcov profiling of the ddm binding core"
+	depends on DDM && GCOV_KERNEL
+	help
+	  Build lib/ddm/ with gcov, as GCOV_PROFILE_FTRACE does for
+	  kernel/trace/, without profiling the whole kernel.
+
+	  If unsure, say N.
+
+"""
+
+
+def hook_klist(repo, root, files, ctx):
+	return MSG_KLIST
+
+
+def hook_ddm(repo, root, files, ctx):
+	objs = ' '.join(os.path.basename(t)[:-2] + '.o'
+			for _, t in files if t.endswith('.c'))
+	write(os.path.join(repo, 'lib/ddm/Makefile'), DDM_MAKEFILE % objs)
+	kc = os.path.join(repo, 'lib/Kconfig')
+	write(kc, insert_before_next_config(read(kc), 'OBJAGG', DDM_KCONFIG))
+	mk = os.path.join(repo, 'lib/Makefile')
+	write(mk, insert_after_line(
+		read(mk), r'^obj-\$\(CONFIG_OBJAGG\) \+= objagg\.o$',
+		'\n# klist-port binding core\nobj-$(CONFIG_DDM) += ddm/\n',
+		'lib/Makefile'))
+	ctx['kconfig'].append('CONFIG_DDM=y')
+	return MSG_DDM + '\n' + textwrap.fill(
+		'Files: %s, lib/ddm/Makefile.' % ', '.join(t for _, t in files),
+		72, break_on_hyphens=False) + '\n'
+
+
+def hook_kunit(repo, root, files, ctx):
+	entries = ''
+	objs = ''
+	for p, t, tested in files:
+		if not t.endswith('.c'):
+			continue
+		suites = [(n, m['cases']) for n, m in ctx['suites'].items()
+			  if m['file'] == t]
+		sym, entry = kconfig_entry(root, p, t, tested, suites)
+		entries += entry
+		objs += 'obj-$(CONFIG_%s) += %s\n' % (
+			sym, os.path.basename(t)[:-2] + '.o')
+		ctx['kconfig'].append('CONFIG_%s=y' % sym)
+	kd = os.path.join(repo, 'lib/Kconfig.debug')
+	write(kd, insert_before_next_config(read(kd), 'LIST_KUNIT_TEST', entries))
+	mk = os.path.join(repo, 'lib/Makefile')
+	write(mk, insert_after_line(
+		read(mk), r'^obj-\$\(CONFIG_LIST_KUNIT_TEST\) \+= list-test\.o$',
+		objs, 'lib/Makefile'))
+	return kunit_message('klist, ddm: add KUnit suites',
+			     [(p, t) for p, t, _ in files], ctx['suites'])
+
+
+PATCHES = [
+	{'files': KLIST_FILES, 'hook': hook_klist},
+	{'files': DDM_HEADERS + DDM_SOURCES, 'hook': hook_ddm},
+	{'files': KUNIT_FILES, 'hook': hook_kunit},
+]
+
+# Tree files the hooks edit or create, besides the copies.
+EDITED = ['lib/Kconfig', 'lib/Kconfig.debug', 'lib/Makefile',
+	  'lib/ddm/Makefile', 'MAINTAINERS']
+
+
+def kunit_suites_meta(root, pristine):
+	"""Suite name -> {file, source, cases} for every KUnit test file."""
+	meta = {}
+	for p, t, _ in KUNIT_FILES:
+		if os.path.exists(os.path.join(pristine, t)):
+			die('%s would overwrite the tree\'s own %s' % (p, t))
+		if not t.endswith('.c'):
+			continue
+		for name, cases in kunit_suites(os.path.join(root, p)):
+			if name in meta:
+				die('suite %s declared twice' % name)
+			meta[name] = {'file': t, 'source': p, 'cases': cases}
+	return meta
+
+
 def main():
 	here = os.path.dirname(os.path.abspath(__file__))
 	ap = argparse.ArgumentParser()
@@ -439,23 +515,20 @@ def main():
 	ap.add_argument('--list-files', action='store_true')
 	args = ap.parse_args()
 	root = os.path.abspath(args.project)
-	have = components(root)
 
-	active = []
 	seen = {}
 	for patch in PATCHES:
-		files = resolve_patch(root, patch, have)
-		for p, t in files:
+		check_files(root, patch['files'])
+		for entry in patch['files']:
+			p, t = entry[0], entry[1]
 			if t in seen:
 				die('%s and %s both map to %s' % (seen[t], p, t))
 			seen[t] = p
-		if files:
-			active.append((patch, files))
 
 	if args.list_files:
-		for _, files in active:
-			for p, t in files:
-				print(p, t)
+		for patch in PATCHES:
+			for entry in patch['files']:
+				print(entry[0], entry[1])
 		return 0
 
 	if not args.pristine:
@@ -465,28 +538,8 @@ def main():
 		die('%s does not look like a kernel tree' % pristine)
 	out = os.path.abspath(args.out or os.path.join(root, 'kernel-patches'))
 
-	# Work out every tree file the series edits, beyond the copies.
-	suites_meta = {}
-	kconfig_lines = []
-	for patch, files in active:
-		if patch['key'] == 'ddm':
-			kconfig_lines.append('CONFIG_DDM=y')
-		if patch['key'] != 'kunit':
-			continue
-		for p, t in files:
-			if os.path.exists(os.path.join(pristine, t)):
-				die('%s would overwrite the tree\'s own %s' % (p, t))
-			suites = kunit_suites(os.path.join(root, p))
-			for name, cases in suites:
-				if name in suites_meta:
-					die('suite %s declared twice' % name)
-				suites_meta[name] = {'file': t, 'source': p,
-						     'cases': cases}
-			kconfig_lines.append('CONFIG_%s=y' % kconfig_symbol(t))
-
-	edited = ['lib/Kconfig', 'lib/Kconfig.debug', 'lib/Makefile',
-		  'MAINTAINERS']
-	copied = [t for _, files in active for _, t in files]
+	ctx = {'suites': kunit_suites_meta(root, pristine), 'kconfig': []}
+	copied = [t for t in seen]
 
 	tmp = tempfile.mkdtemp(prefix='gen-kernel-patches.')
 	try:
@@ -495,7 +548,7 @@ def main():
 		git(repo, 'init', '-q')
 		git(repo, 'config', 'core.abbrev', '12')
 		git(repo, 'config', 'core.autocrlf', 'false')
-		for t in sorted(set(edited + copied)):
+		for t in sorted(set(EDITED + copied)):
 			src = os.path.join(pristine, t)
 			if os.path.exists(src):
 				os.makedirs(os.path.dirname(os.path.join(repo, t)),
@@ -506,51 +559,15 @@ def main():
 		base = git(repo, 'rev-parse', 'HEAD').strip()
 
 		new_files = []
-		for patch, files in active:
-			for p, t in files:
-				shutil.copyfile(os.path.join(root, p),
-						os.path.join(repo, t))
-			if patch['key'] == 'klist':
-				msg = MSG_KLIST
-			elif patch['key'] == 'ddm':
-				objs = ' '.join(os.path.basename(t)[:-2] + '.o'
-						for _, t in files
-						if t.endswith('.c'))
-				kc = os.path.join(repo, 'lib/Kconfig')
-				write(kc, insert_before_next_config(
-					read(kc), 'OBJAGG', DDM_KCONFIG))
-				mk = os.path.join(repo, 'lib/Makefile')
-				write(mk, insert_after_line(
-					read(mk), r'^obj-\$\(CONFIG_OBJAGG\) \+= objagg\.o$',
-					'\n# klist-port binding core\nobj-$(CONFIG_DDM) += %s\n'
-					% objs, 'lib/Makefile'))
-				msg = MSG_DDM + '\n' + textwrap.fill(
-					'Files: %s.' % ', '.join(t for _, t in files),
-					72, break_on_hyphens=False) + '\n'
-			else:
-				entries = ''
-				objs = ''
-				for p, t in files:
-					suites = [(n, m['cases'])
-						  for n, m in suites_meta.items()
-						  if m['file'] == t]
-					sym, entry = kconfig_entry(root, p, t, suites)
-					entries += entry
-					objs += 'obj-$(CONFIG_%s) += %s\n' % (
-						sym, os.path.basename(t)[:-2] + '.o')
-				kd = os.path.join(repo, 'lib/Kconfig.debug')
-				write(kd, insert_before_next_config(
-					read(kd), 'LIST_KUNIT_TEST', entries))
-				mk = os.path.join(repo, 'lib/Makefile')
-				write(mk, insert_after_line(
-					read(mk),
-					r'^obj-\$\(CONFIG_LIST_KUNIT_TEST\) \+= list-test\.o$',
-					objs, 'lib/Makefile'))
-				prefix = 'klist, ddm' if 'ddm' in have else 'klist'
-				msg = kunit_message('%s: add KUnit suites' % prefix,
-						    files, suites_meta)
-			added = [t for _, t in files
-				 if not os.path.exists(os.path.join(pristine, t))]
+		for patch in PATCHES:
+			files = patch['files']
+			for entry in files:
+				dst = os.path.join(repo, entry[1])
+				os.makedirs(os.path.dirname(dst), exist_ok=True)
+				shutil.copyfile(os.path.join(root, entry[0]), dst)
+			msg = patch['hook'](repo, root, files, ctx)
+			added = [e[1] for e in files
+				 if not os.path.exists(os.path.join(pristine, e[1]))]
 			if added:
 				new_files += added
 				mt = os.path.join(repo, 'MAINTAINERS')
@@ -588,24 +605,11 @@ def main():
 		meta = os.path.abspath(args.meta)
 		os.makedirs(meta, exist_ok=True)
 		write(os.path.join(meta, 'suites.json'),
-		      json.dumps(suites_meta, indent=1, sort_keys=True) + '\n')
+		      json.dumps(ctx['suites'], indent=1, sort_keys=True) + '\n')
 		write(os.path.join(meta, 'kunitconfig.suites'),
-		      '\n'.join(kconfig_lines) + '\n')
+		      '\n'.join(ctx['kconfig']) + '\n')
 	return 0
 
-
-DDM_KCONFIG = """\
-config DDM
-	bool "klist-port ddm driver binding core"
-	help
-	  The binding core of the klist-port project: buses, devices and
-	  drivers kept on klists, bound and unbound under the driver-model
-	  locking rules.  It is independent of the driver core in
-	  drivers/base/ and only used by its KUnit suites.
-
-	  If unsure, say N.
-
-"""
 
 if __name__ == '__main__':
 	sys.exit(main())

@@ -15,7 +15,7 @@
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
 # A run that survives TIMEOUT_S seconds did not catch the defect.  The
 # first row, "none", is lib/ as it is: it must never be "caught" (no
-# false reports from any tool).  Without DEFECT_IDs: every klist and dd
+# false reports from any tool).  Without DEFECT_IDs: every klist and ddm
 # defect that the torture programs are meant to find (K*, X*, D1-D4; D5
 # and the hotplug H* are for their unit tests only).
 set -euo pipefail
@@ -55,9 +55,9 @@ done
 # The torture program a defect is hunted with: from its patch's path.
 torture_for() {
 	case $1 in
-	none:dd) echo tests/torture/dd-torture.c ;;
+	none:ddm) echo tests/torture/ddm-torture.c ;;
 	none:*) echo tests/torture/klist-torture.c ;;
-	*/dd/*) echo tests/torture/dd-torture.c ;;
+	*/ddm/*) echo tests/torture/ddm-torture.c ;;
 	*) echo tests/torture/klist-torture.c ;;
 	esac
 }
@@ -118,7 +118,7 @@ median() {	# values... ("-" = not caught) -> median or "not caught"
 }
 
 patches=()
-for p in none:klist none:dd; do
+for p in none:klist none:ddm; do
 	[ -n "$baseline" ] && [ -f "$top/$(torture_for "$p")" ] && patches+=("$p")
 done
 for p in "$top"/tests/defects/*/*.patch; do

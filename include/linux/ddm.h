@@ -130,12 +130,12 @@ struct ddm_driver {
 	struct ddm_object	*obj;
 };
 
-/* --- buses (lib/ddm_bus.c) ---------------------------------------------- */
+/* --- buses (lib/ddm/bus.c) ---------------------------------------------- */
 
 int ddm_bus_register(struct ddm_bus *bus);
 void ddm_bus_unregister(struct ddm_bus *bus);
 
-/* --- devices (lib/ddm_bus.c) -------------------------------------------- */
+/* --- devices (lib/ddm/bus.c) -------------------------------------------- */
 
 void ddm_device_initialize(struct ddm_device *dev);
 int ddm_device_add(struct ddm_device *dev);
@@ -145,12 +145,12 @@ void ddm_device_unregister(struct ddm_device *dev);
 struct ddm_device *ddm_get_device(struct ddm_device *dev);
 void ddm_put_device(struct ddm_device *dev);
 
-/* --- drivers (lib/ddm_bus.c) -------------------------------------------- */
+/* --- drivers (lib/ddm/bus.c) -------------------------------------------- */
 
 int ddm_driver_register(struct ddm_driver *drv);
 void ddm_driver_unregister(struct ddm_driver *drv);
 
-/* --- iterators (lib/ddm_bus.c) ------------------------------------------ */
+/* --- iterators (lib/ddm/bus.c) ------------------------------------------ */
 
 int ddm_bus_for_each_dev(struct ddm_bus *bus, struct ddm_device *start,
 			 void *data, int (*fn)(struct ddm_device *, void *));
@@ -160,7 +160,7 @@ int ddm_driver_for_each_device(struct ddm_driver *drv,
 			       struct ddm_device *start, void *data,
 			       int (*fn)(struct ddm_device *, void *));
 
-/* --- binding (lib/ddm_dd.c) --------------------------------------------- */
+/* --- binding (lib/ddm/dd.c) --------------------------------------------- */
 
 int ddm_device_bind_driver(struct ddm_device *dev);
 int ddm_driver_probe_device(struct ddm_driver *drv, struct ddm_device *dev);
@@ -169,7 +169,7 @@ int ddm_driver_attach(struct ddm_driver *drv);
 void ddm_device_release_driver(struct ddm_device *dev);
 void ddm_driver_detach(struct ddm_driver *drv);
 
-/* --- calls into the bound driver (lib/ddm_dd.c) ------------------------- */
+/* --- calls into the bound driver (lib/ddm/dd.c) ------------------------- */
 
 int ddm_device_suspend(struct ddm_device *dev);
 int ddm_device_resume(struct ddm_device *dev);

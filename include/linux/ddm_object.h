@@ -80,7 +80,7 @@ enum ddm_object_state {
 	DDM_OBJ_DELETED,
 };
 
-/* --- objects (lib/ddm_object.c) ----------------------------------------- */
+/* --- objects (lib/ddm/object.c) ----------------------------------------- */
 
 void ddm_object_init(struct ddm_object *obj,
 		     void (*release)(struct ddm_object *obj));
@@ -97,7 +97,7 @@ struct ddm_object *ddm_object_get(struct ddm_object *obj);
 void ddm_object_put(struct ddm_object *obj);
 bool ddm_object_is_added(struct ddm_object *obj);
 
-/* --- attributes and links (lib/ddm_object.c) ---------------------------- */
+/* --- attributes and links (lib/ddm/object.c) ---------------------------- */
 
 int ddm_object_add_attr(struct ddm_object *obj, const char *name,
 			const char *value);
@@ -111,7 +111,7 @@ int ddm_object_remove_link(struct ddm_object *obj, const char *name);
 struct ddm_object *ddm_object_get_link(struct ddm_object *obj,
 				       const char *name);
 
-/* --- events and listeners (lib/ddm_uevent.c) ---------------------------- */
+/* --- events and listeners (lib/ddm/uevent.c) ---------------------------- */
 
 /* What happened to an object (the kernel's KOBJ_ADD, ...). */
 enum ddm_uevent_action {

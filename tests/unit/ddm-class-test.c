@@ -86,7 +86,7 @@ static struct ddm_class *cl_create(struct kunit *test, const char *name)
 
 /* --- classes ------------------------------------------------------------- */
 
-static void class_create_and_destroy(struct kunit *test)
+static void ddm_class_create_and_destroy(struct kunit *test)
 {
 	struct ddm_class *cls = ddm_class_create(THIS_MODULE, "cl-class");
 	struct ddm_object *obj;
@@ -104,7 +104,7 @@ static void class_create_and_destroy(struct kunit *test)
 	cl_expect_no_event(test);
 }
 
-static void class_create_bad_name(struct kunit *test)
+static void ddm_class_create_bad_name(struct kunit *test)
 {
 	KUNIT_EXPECT_PTR_EQ(test, ddm_class_create(THIS_MODULE, NULL),
 			    ERR_PTR(-EINVAL));
@@ -117,7 +117,7 @@ static void class_create_bad_name(struct kunit *test)
 /* --- class devices ------------------------------------------------------- */
 
 /* The `dev` attribute exists when the "add" event is emitted. */
-static void class_device_create_dev_attr(struct kunit *test)
+static void ddm_class_device_create_dev_attr(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
 	ddm_devt_t devno = DDM_MKDEV(CL_MAJOR, 3);
@@ -181,7 +181,7 @@ static struct cl_dev *cl_dev_register(struct kunit *test)
 }
 
 /* With a device, the `device` link exists when "add" is emitted too. */
-static void class_device_device_link(struct kunit *test)
+static void ddm_class_device_device_link(struct kunit *test)
 {
 	struct cl_dev *d = cl_dev_register(test);
 	struct ddm_class *cls = cl_create(test, "cl-class");
@@ -225,7 +225,7 @@ static void class_device_device_link(struct kunit *test)
 }
 
 /* A number is unique within its class, not across classes. */
-static void class_device_duplicate_devno(struct kunit *test)
+static void ddm_class_device_duplicate_devno(struct kunit *test)
 {
 	struct ddm_class *a = cl_create(test, "cl-a");
 	struct ddm_class *b = cl_create(test, "cl-b");
@@ -261,7 +261,7 @@ static void class_device_duplicate_devno(struct kunit *test)
 #define CL_DEVS		4
 
 /* Found by number; a reference from a lookup outlives the destroy. */
-static void class_find_device_by_devno(struct kunit *test)
+static void ddm_class_find_device_by_devno(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
 	struct ddm_class_device *cds[CL_DEVS], *found;
@@ -302,7 +302,7 @@ static void class_find_device_by_devno(struct kunit *test)
 	ddm_class_destroy(cls);
 }
 
-static void class_device_create_errors(struct kunit *test)
+static void ddm_class_device_create_errors(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
 	struct cl_dev *d = cl_dev_register(test);
@@ -335,7 +335,7 @@ static void class_device_create_errors(struct kunit *test)
 	ddm_bus_unregister(&d->bus);
 }
 
-static void class_device_destroy_errors(struct kunit *test)
+static void ddm_class_device_destroy_errors(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
 
@@ -350,7 +350,7 @@ static void class_device_destroy_errors(struct kunit *test)
 }
 
 /* Holding a reference keeps the structure, and every call says so. */
-static void class_destroyed_class_refuses(struct kunit *test)
+static void ddm_class_destroyed_class_refuses(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
 	ddm_devt_t devno = DDM_MKDEV(CL_MAJOR, 1);
@@ -421,7 +421,7 @@ static int cl_racer_thread(void *data)
 }
 
 /* Per number, listeners see "add" and "remove" strictly alternate. */
-static void class_concurrent_create_destroy(struct kunit *test)
+static void ddm_class_concurrent_create_destroy(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-race");
 	struct cl_racer *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
@@ -477,16 +477,16 @@ static void class_concurrent_create_destroy(struct kunit *test)
 }
 
 static struct kunit_case ddm_class_test_cases[] = {
-	KUNIT_CASE(class_create_and_destroy),
-	KUNIT_CASE(class_create_bad_name),
-	KUNIT_CASE(class_device_create_dev_attr),
-	KUNIT_CASE(class_device_device_link),
-	KUNIT_CASE(class_device_duplicate_devno),
-	KUNIT_CASE(class_find_device_by_devno),
-	KUNIT_CASE(class_device_create_errors),
-	KUNIT_CASE(class_device_destroy_errors),
-	KUNIT_CASE(class_destroyed_class_refuses),
-	KUNIT_CASE(class_concurrent_create_destroy),
+	KUNIT_CASE(ddm_class_create_and_destroy),
+	KUNIT_CASE(ddm_class_create_bad_name),
+	KUNIT_CASE(ddm_class_device_create_dev_attr),
+	KUNIT_CASE(ddm_class_device_device_link),
+	KUNIT_CASE(ddm_class_device_duplicate_devno),
+	KUNIT_CASE(ddm_class_find_device_by_devno),
+	KUNIT_CASE(ddm_class_device_create_errors),
+	KUNIT_CASE(ddm_class_device_destroy_errors),
+	KUNIT_CASE(ddm_class_destroyed_class_refuses),
+	KUNIT_CASE(ddm_class_concurrent_create_destroy),
 	{}
 };
 

@@ -4,7 +4,7 @@
  * kobject/hotplug split): adding and deleting emit nothing, the owner
  * emits "add" once the attributes exist, register/unregister emit by
  * themselves; listener queues lose nothing, also across an unsubscribe;
- * the dd core announces devices, bindings and unbindings in order.
+ * the binding core announces devices, bindings and unbindings in order.
  * Shared with KUnit in the kernel: kernel APIs only, nothing may WARN.
  */
 #include <kunit/test.h>
@@ -96,7 +96,7 @@ static void hp_expect_no_event(struct kunit *test, struct ddm_listener *l)
 /* --- objects and events -------------------------------------------------- */
 
 /* The split itself: adding, attributes and deleting announce nothing. */
-static void hotplug_add_and_del_emit_nothing(struct kunit *test)
+static void ddm_hotplug_add_and_del_emit_nothing(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct ddm_object *obj;
@@ -114,7 +114,7 @@ static void hotplug_add_and_del_emit_nothing(struct kunit *test)
 }
 
 /* The owner announces the object once its attribute and link exist. */
-static void hotplug_add_event_after_attrs(struct kunit *test)
+static void ddm_hotplug_add_event_after_attrs(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct ddm_object *obj, *target, *link;
@@ -170,7 +170,7 @@ static void hotplug_add_event_after_attrs(struct kunit *test)
 }
 
 /* kobject_register()/kobject_unregister() keep emitting by themselves. */
-static void hotplug_register_wrappers_emit(struct kunit *test)
+static void ddm_hotplug_register_wrappers_emit(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct ddm_object *parent;
@@ -201,7 +201,7 @@ static void hotplug_register_wrappers_emit(struct kunit *test)
 }
 
 /* Events for objects that are not (or no longer) there are refused. */
-static void hotplug_event_for_gone_object_fails(struct kunit *test)
+static void ddm_hotplug_event_for_gone_object_fails(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct ddm_object *obj, *child;
@@ -230,7 +230,7 @@ static void hotplug_event_for_gone_object_fails(struct kunit *test)
 }
 
 /* Attributes and links: one namespace, copies out, references held. */
-static void hotplug_attrs_and_links(struct kunit *test)
+static void ddm_hotplug_attrs_and_links(struct kunit *test)
 {
 	struct ddm_object *obj, *target, *gone, *got;
 	char buf[HP_BUF], small[4];
@@ -298,7 +298,7 @@ static void hotplug_attrs_and_links(struct kunit *test)
 #define HP_FLOOD	64
 
 /* A listener that takes nothing for a while still gets everything. */
-static void hotplug_slow_listener_loses_nothing(struct kunit *test)
+static void ddm_hotplug_slow_listener_loses_nothing(struct kunit *test)
 {
 	struct ddm_listener *fast = hp_listener(test);
 	struct ddm_listener *slow = kunit_kzalloc(test, sizeof(*slow),
@@ -347,7 +347,7 @@ static void hotplug_slow_listener_loses_nothing(struct kunit *test)
 }
 
 /* Unsubscribing stops new events; queued ones can still be taken. */
-static void hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
+static void ddm_hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct hp_item *it = hp_item_new(test);
@@ -383,7 +383,7 @@ static void hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
 }
 
 /* Flushing after an unsubscribe drops every queued event's reference. */
-static void hotplug_flush_drops_references(struct kunit *test)
+static void ddm_hotplug_flush_drops_references(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct hp_item *items[3];
@@ -404,7 +404,7 @@ static void hotplug_flush_drops_references(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddm_listener_flush(l), 0U);
 }
 
-/* --- the dd core --------------------------------------------------------- */
+/* --- the binding core ------------------------------------------------ */
 
 struct hp_dd {
 	struct ddm_bus bus;
@@ -478,7 +478,7 @@ static struct ddm_device *hp_dev_new(struct kunit *test, struct hp_dd *d,
  * "bind" with its `driver` link present, "unbind" while the link is
  * still there, "remove" once the attribute has gone.
  */
-static void hotplug_device_events_in_order(struct kunit *test)
+static void ddm_hotplug_device_events_in_order(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct hp_dd *d = hp_dd_setup(test);
@@ -540,7 +540,7 @@ static void hotplug_device_events_in_order(struct kunit *test)
 }
 
 /* A driver unregistering announces its devices' unbinds, then itself. */
-static void hotplug_driver_unregister_events(struct kunit *test)
+static void ddm_hotplug_driver_unregister_events(struct kunit *test)
 {
 	struct ddm_listener *l = hp_listener(test);
 	struct hp_dd *d = hp_dd_setup(test);
@@ -612,7 +612,7 @@ static int hp_reader_thread(void *data)
 	return 0;
 }
 
-static void hotplug_listener_thread_finds_attrs(struct kunit *test)
+static void ddm_hotplug_listener_thread_finds_attrs(struct kunit *test)
 {
 	struct hp_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	struct ddm_object *obj;
@@ -657,17 +657,17 @@ static void hotplug_listener_thread_finds_attrs(struct kunit *test)
 }
 
 static struct kunit_case ddm_hotplug_test_cases[] = {
-	KUNIT_CASE(hotplug_add_and_del_emit_nothing),
-	KUNIT_CASE(hotplug_add_event_after_attrs),
-	KUNIT_CASE(hotplug_register_wrappers_emit),
-	KUNIT_CASE(hotplug_event_for_gone_object_fails),
-	KUNIT_CASE(hotplug_attrs_and_links),
-	KUNIT_CASE(hotplug_slow_listener_loses_nothing),
-	KUNIT_CASE(hotplug_unsubscribe_keeps_queued_events),
-	KUNIT_CASE(hotplug_flush_drops_references),
-	KUNIT_CASE(hotplug_device_events_in_order),
-	KUNIT_CASE(hotplug_driver_unregister_events),
-	KUNIT_CASE(hotplug_listener_thread_finds_attrs),
+	KUNIT_CASE(ddm_hotplug_add_and_del_emit_nothing),
+	KUNIT_CASE(ddm_hotplug_add_event_after_attrs),
+	KUNIT_CASE(ddm_hotplug_register_wrappers_emit),
+	KUNIT_CASE(ddm_hotplug_event_for_gone_object_fails),
+	KUNIT_CASE(ddm_hotplug_attrs_and_links),
+	KUNIT_CASE(ddm_hotplug_slow_listener_loses_nothing),
+	KUNIT_CASE(ddm_hotplug_unsubscribe_keeps_queued_events),
+	KUNIT_CASE(ddm_hotplug_flush_drops_references),
+	KUNIT_CASE(ddm_hotplug_device_events_in_order),
+	KUNIT_CASE(ddm_hotplug_driver_unregister_events),
+	KUNIT_CASE(ddm_hotplug_listener_thread_finds_attrs),
 	{}
 };
 

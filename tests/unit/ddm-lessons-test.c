@@ -3,7 +3,7 @@
  * One or more regression tests per lesson D1-D5 of the driver-model
  * locking history (see the project's design notes), each named after
  * its lesson and failing when the lesson is undone in lib/ddm_*.c
- * (tests/defects/dd/ proves it).  Shared with KUnit in the kernel:
+ * (tests/defects/ddm/ proves it).  Shared with KUnit in the kernel:
  * kernel APIs only, no WARN on purpose.  The D2 consequence that needs
  * a controlled interleaving is in the userspace suite.
  */
@@ -180,7 +180,7 @@ static void dl_park(void)
  * on.  Undone, ddm_driver_unregister() waits in klist_remove() for
  * itself (the shim's hung-task bound reports it).
  */
-static void dd_d1_driver_unregister_detaches_all(struct kunit *test)
+static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
@@ -239,7 +239,7 @@ static int dl_walker_thread(void *data)
 }
 
 /* D1: a detach waits for other walks standing on a device, not for itself. */
-static void dd_d1_detach_waits_for_walker(struct kunit *test)
+static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
@@ -304,7 +304,7 @@ static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
  * D2: a device is on the bus list before it is probed, so a driver that
  * registers while it probes finds it.  Undone, the probe cannot see it.
  */
-static void dd_d2_device_on_bus_before_probe(struct kunit *test)
+static void ddm_d2_device_on_bus_before_probe(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
@@ -326,7 +326,7 @@ static void dd_d2_device_on_bus_before_probe(struct kunit *test)
 }
 
 /* D2: likewise a driver is on the bus list before it probes devices. */
-static void dd_d2_driver_on_bus_before_attach(struct kunit *test)
+static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x3);
@@ -388,7 +388,7 @@ static void dl_d3_remove_hook(struct dl_drv *d, struct ddm_device *dev)
  * read before the device lock), the device unregister saw the driver
  * still bound and calls ->remove a second time.
  */
-static void dd_d3_unbind_race_removes_once(struct kunit *test)
+static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
@@ -424,7 +424,7 @@ static void dd_d3_unbind_race_removes_once(struct kunit *test)
 /* --- D4 ---------------------------------------------------------------- */
 
 /* D4: probing a bound device fails with -EBUSY, whatever the driver. */
-static void dd_d4_probe_of_bound_device_is_busy(struct kunit *test)
+static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
@@ -459,7 +459,7 @@ static void dd_d4_probe_of_bound_device_is_busy(struct kunit *test)
 }
 
 /* D4: a driver registering later leaves devices bound elsewhere alone. */
-static void dd_d4_driver_attach_skips_bound_devices(struct kunit *test)
+static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 {
 	struct dl_ctx *c = dl_setup(test);
 	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
@@ -511,7 +511,7 @@ static int dl_mark_drv(struct ddm_driver *drv, void *data)
 }
 
 /* D5: the walks of a NULL bus or driver return -EINVAL (quietly). */
-static void dd_d5_null_bus_or_driver_einval(struct kunit *test)
+static void ddm_d5_null_bus_or_driver_einval(struct kunit *test)
 {
 	dl_called = 0;
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(NULL, NULL, NULL,
@@ -524,23 +524,23 @@ static void dd_d5_null_bus_or_driver_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dl_called, 0);
 }
 
-static struct kunit_case dd_lessons_test_cases[] = {
-	KUNIT_CASE(dd_d1_driver_unregister_detaches_all),
-	KUNIT_CASE(dd_d1_detach_waits_for_walker),
-	KUNIT_CASE(dd_d2_device_on_bus_before_probe),
-	KUNIT_CASE(dd_d2_driver_on_bus_before_attach),
-	KUNIT_CASE(dd_d3_unbind_race_removes_once),
-	KUNIT_CASE(dd_d4_probe_of_bound_device_is_busy),
-	KUNIT_CASE(dd_d4_driver_attach_skips_bound_devices),
-	KUNIT_CASE(dd_d5_null_bus_or_driver_einval),
+static struct kunit_case ddm_lessons_test_cases[] = {
+	KUNIT_CASE(ddm_d1_driver_unregister_detaches_all),
+	KUNIT_CASE(ddm_d1_detach_waits_for_walker),
+	KUNIT_CASE(ddm_d2_device_on_bus_before_probe),
+	KUNIT_CASE(ddm_d2_driver_on_bus_before_attach),
+	KUNIT_CASE(ddm_d3_unbind_race_removes_once),
+	KUNIT_CASE(ddm_d4_probe_of_bound_device_is_busy),
+	KUNIT_CASE(ddm_d4_driver_attach_skips_bound_devices),
+	KUNIT_CASE(ddm_d5_null_bus_or_driver_einval),
 	{}
 };
 
-static struct kunit_suite dd_lessons_test_suite = {
-	.name = "dd_lessons",
-	.test_cases = dd_lessons_test_cases,
+static struct kunit_suite ddm_lessons_test_suite = {
+	.name = "ddm_lessons",
+	.test_cases = ddm_lessons_test_cases,
 };
 
-kunit_test_suites(&dd_lessons_test_suite);
+kunit_test_suites(&ddm_lessons_test_suite);
 
 MODULE_LICENSE("GPL");

@@ -220,7 +220,7 @@ static int dt_never_drv(struct ddm_driver *drv, void *data)
 	return -EIO;
 }
 
-static void dd_test_empty_bus(struct kunit *test)
+static void ddm_test_empty_bus(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 
@@ -237,7 +237,7 @@ static void dd_test_empty_bus(struct kunit *test)
 	dt_teardown(test, c, 0);
 }
 
-static void dd_test_device_without_driver(struct kunit *test)
+static void ddm_test_device_without_driver(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_dev *d = dt_dev_add(test, c, 0);
@@ -255,7 +255,7 @@ static void dd_test_device_without_driver(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_driver_binds_existing_devices(struct kunit *test)
+static void ddm_test_driver_binds_existing_devices(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_dev *devs[4];
@@ -290,7 +290,7 @@ static void dd_test_driver_binds_existing_devices(struct kunit *test)
 	dt_teardown(test, c, 4);
 }
 
-static void dd_test_device_binds_on_add(struct kunit *test)
+static void ddm_test_device_binds_on_add(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -312,7 +312,7 @@ static void dd_test_device_binds_on_add(struct kunit *test)
 	dt_teardown(test, c, 2);
 }
 
-static void dd_test_first_matching_driver_wins(struct kunit *test)
+static void ddm_test_first_matching_driver_wins(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -339,7 +339,7 @@ static void dd_test_first_matching_driver_wins(struct kunit *test)
 
 /* --- probe results ----------------------------------------------------- */
 
-static void dd_test_failed_probes_try_next_driver(struct kunit *test)
+static void ddm_test_failed_probes_try_next_driver(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *nodev = dt_drv_add(test, c, "dt-nodev", DT_ID(0));
@@ -391,7 +391,7 @@ static void dd_test_failed_probes_try_next_driver(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_probe_of_non_matching_device(struct kunit *test)
+static void ddm_test_probe_of_non_matching_device(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(1));
@@ -411,7 +411,7 @@ static void dd_test_probe_of_non_matching_device(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_probe_of_deleted_device(struct kunit *test)
+static void ddm_test_probe_of_deleted_device(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -433,7 +433,7 @@ static void dd_test_probe_of_deleted_device(struct kunit *test)
 
 /* --- unbinding --------------------------------------------------------- */
 
-static void dd_test_release_driver_once(struct kunit *test)
+static void ddm_test_release_driver_once(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -456,7 +456,7 @@ static void dd_test_release_driver_once(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_driver_reregisters(struct kunit *test)
+static void ddm_test_driver_reregisters(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0) | DT_ID(1) | DT_ID(2));
@@ -502,7 +502,7 @@ static int dt_pin_fn(struct ddm_device *dev, void *data)
 	return 0;
 }
 
-static void dd_test_walk_pins_unregistered_device(struct kunit *test)
+static void ddm_test_walk_pins_unregistered_device(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(1));
@@ -566,7 +566,7 @@ static void dt_expect_walk(struct kunit *test, struct dt_walk *w,
 		KUNIT_EXPECT_EQ_MSG(test, w->ids[i], want[i], "position %d", i);
 }
 
-static void dd_test_walk_bus_devices(struct kunit *test)
+static void ddm_test_walk_bus_devices(struct kunit *test)
 {
 	static const int all[] = { 0, 1, 2, 3, 4 }, from1[] = { 2, 3, 4 };
 	struct dt_ctx *c = dt_setup(test);
@@ -599,7 +599,7 @@ static void dd_test_walk_bus_devices(struct kunit *test)
 	dt_teardown(test, c, 5);
 }
 
-static void dd_test_walk_bus_drivers(struct kunit *test)
+static void ddm_test_walk_bus_drivers(struct kunit *test)
 {
 	static const int all[] = { 0, 1, 2, 3 }, from2[] = { 3 };
 	struct dt_ctx *c = dt_setup(test);
@@ -633,7 +633,7 @@ static void dd_test_walk_bus_drivers(struct kunit *test)
 	dt_teardown(test, c, 0);
 }
 
-static void dd_test_walk_driver_devices(struct kunit *test)
+static void ddm_test_walk_driver_devices(struct kunit *test)
 {
 	static const int all[] = { 1, 2, 4 }, from2[] = { 4 };
 	struct dt_ctx *c = dt_setup(test);
@@ -695,7 +695,7 @@ static int dt_pnp_register_driver(struct dt_drv *d)
 	return count;
 }
 
-static void dd_test_pnp_counts_initial_matches(struct kunit *test)
+static void ddm_test_pnp_counts_initial_matches(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_new(test, c, "dt-pnp", DT_ID(0) | DT_ID(2) | DT_ID(3));
@@ -748,7 +748,7 @@ static struct dt_dev *dt_usb_find_interface(struct dt_drv *d, int minor,
 	return ret ? f.found : NULL;
 }
 
-static void dd_test_usb_find_interface_by_minor(struct kunit *test)
+static void ddm_test_usb_find_interface_by_minor(struct kunit *test)
 {
 	static const int minors[] = { -1, 16, 17, -1, 18 };
 	struct dt_ctx *c = dt_setup(test);
@@ -782,7 +782,7 @@ static void dd_test_usb_find_interface_by_minor(struct kunit *test)
 
 /* --- manual binding, calls into the driver --------------------------------- */
 
-static void dd_test_bind_driver_claims_device(struct kunit *test)
+static void ddm_test_bind_driver_claims_device(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -805,7 +805,7 @@ static void dd_test_bind_driver_claims_device(struct kunit *test)
 	dt_teardown(test, c, 2);
 }
 
-static void dd_test_preset_driver_bound_on_add(struct kunit *test)
+static void ddm_test_preset_driver_bound_on_add(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", 0);
@@ -824,7 +824,7 @@ static void dd_test_preset_driver_bound_on_add(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_suspend_resume_shutdown(struct kunit *test)
+static void ddm_test_suspend_resume_shutdown(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0) | DT_ID(2));
@@ -858,7 +858,7 @@ static void dd_test_suspend_resume_shutdown(struct kunit *test)
 	dt_teardown(test, c, 3);
 }
 
-static void dd_test_references(struct kunit *test)
+static void ddm_test_references(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_new(test, c, "dt-a", DT_ID(0));
@@ -884,7 +884,7 @@ static void dd_test_references(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static void dd_test_drvdata(struct kunit *test)
+static void ddm_test_drvdata(struct kunit *test)
 {
 	struct dt_ctx *c = dt_setup(test);
 	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
@@ -901,36 +901,36 @@ static void dd_test_drvdata(struct kunit *test)
 	dt_teardown(test, c, 1);
 }
 
-static struct kunit_case dd_test_cases[] = {
-	KUNIT_CASE(dd_test_empty_bus),
-	KUNIT_CASE(dd_test_device_without_driver),
-	KUNIT_CASE(dd_test_driver_binds_existing_devices),
-	KUNIT_CASE(dd_test_device_binds_on_add),
-	KUNIT_CASE(dd_test_first_matching_driver_wins),
-	KUNIT_CASE(dd_test_failed_probes_try_next_driver),
-	KUNIT_CASE(dd_test_probe_of_non_matching_device),
-	KUNIT_CASE(dd_test_probe_of_deleted_device),
-	KUNIT_CASE(dd_test_release_driver_once),
-	KUNIT_CASE(dd_test_driver_reregisters),
-	KUNIT_CASE(dd_test_walk_pins_unregistered_device),
-	KUNIT_CASE(dd_test_walk_bus_devices),
-	KUNIT_CASE(dd_test_walk_bus_drivers),
-	KUNIT_CASE(dd_test_walk_driver_devices),
-	KUNIT_CASE(dd_test_pnp_counts_initial_matches),
-	KUNIT_CASE(dd_test_usb_find_interface_by_minor),
-	KUNIT_CASE(dd_test_bind_driver_claims_device),
-	KUNIT_CASE(dd_test_preset_driver_bound_on_add),
-	KUNIT_CASE(dd_test_suspend_resume_shutdown),
-	KUNIT_CASE(dd_test_references),
-	KUNIT_CASE(dd_test_drvdata),
+static struct kunit_case ddm_test_cases[] = {
+	KUNIT_CASE(ddm_test_empty_bus),
+	KUNIT_CASE(ddm_test_device_without_driver),
+	KUNIT_CASE(ddm_test_driver_binds_existing_devices),
+	KUNIT_CASE(ddm_test_device_binds_on_add),
+	KUNIT_CASE(ddm_test_first_matching_driver_wins),
+	KUNIT_CASE(ddm_test_failed_probes_try_next_driver),
+	KUNIT_CASE(ddm_test_probe_of_non_matching_device),
+	KUNIT_CASE(ddm_test_probe_of_deleted_device),
+	KUNIT_CASE(ddm_test_release_driver_once),
+	KUNIT_CASE(ddm_test_driver_reregisters),
+	KUNIT_CASE(ddm_test_walk_pins_unregistered_device),
+	KUNIT_CASE(ddm_test_walk_bus_devices),
+	KUNIT_CASE(ddm_test_walk_bus_drivers),
+	KUNIT_CASE(ddm_test_walk_driver_devices),
+	KUNIT_CASE(ddm_test_pnp_counts_initial_matches),
+	KUNIT_CASE(ddm_test_usb_find_interface_by_minor),
+	KUNIT_CASE(ddm_test_bind_driver_claims_device),
+	KUNIT_CASE(ddm_test_preset_driver_bound_on_add),
+	KUNIT_CASE(ddm_test_suspend_resume_shutdown),
+	KUNIT_CASE(ddm_test_references),
+	KUNIT_CASE(ddm_test_drvdata),
 	{}
 };
 
-static struct kunit_suite dd_test_suite = {
-	.name = "dd",
-	.test_cases = dd_test_cases,
+static struct kunit_suite ddm_test_suite = {
+	.name = "ddm",
+	.test_cases = ddm_test_cases,
 };
 
-kunit_test_suites(&dd_test_suite);
+kunit_test_suites(&ddm_test_suite);
 
 MODULE_LICENSE("GPL");

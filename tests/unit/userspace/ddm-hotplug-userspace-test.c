@@ -173,12 +173,12 @@ static bool hu_handled(struct hu_udev *u)
 }
 
 /*
- * Class devices (with a `device` link) and dd-core devices, created and
+ * Class devices (with a `device` link) and binding-core devices, created and
  * destroyed one after another, each "add" handled by the listener
  * before the destroy: with the hotplug split no "add" ever comes before
  * the `dev` attribute.  (Re-introduced, H1 makes it miss.)
  */
-static void hotplug_udev_listener_never_misses(struct kunit *test)
+static void ddm_hotplug_udev_listener_never_misses(struct kunit *test)
 {
 	struct hu_udev *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct hu_bus *b = hu_bus_setup(test);
@@ -207,7 +207,7 @@ static void hotplug_udev_listener_never_misses(struct kunit *test)
 
 	for (i = 1; emitted < events; i++) {
 		if (i % 4 == 0) {
-			/* The dd core: its "add" follows the same rule. */
+			/* The binding core: its "add" follows the same rule. */
 			dev = hu_dev_new(b, "hu-dev",
 					 DDM_MKDEV(HU_DEV_MAJOR, i));
 			KUNIT_ASSERT_NOT_NULL(test, dev);
@@ -243,7 +243,7 @@ static void hotplug_udev_listener_never_misses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->wrong, 0U);
 	KUNIT_EXPECT_EQ_MSG(test, u->misses, 0U,
 			    "an \"add\" came before the `dev` attribute");
-	/* The parent, and the dd-core device of every fourth round. */
+	/* The parent, and the binding-core device of every fourth round. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->released),
 			(int)(emitted / 2 - 2) / 4 + 1);
 	ddm_bus_unregister(&b->bus);
@@ -317,7 +317,7 @@ static void hu_peek_check(struct kunit *test, struct hu_peek *p,
 }
 
 /* "add": the `dev` attribute (and `device` link) exist at emission. */
-static void hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
+static void ddm_hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct hu_bus *b = hu_bus_setup(test);
@@ -325,7 +325,7 @@ static void hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
 	struct ddm_class_device *cd;
 	struct hu_peek p;
 
-	/* A dd-core device with a number. */
+	/* A binding-core device with a number. */
 	hu_peek_arm(&p, l, "dev", NULL);
 	KUNIT_ASSERT_EQ(test, ddm_device_register(&b->parent), 0);
 	hu_peek_check(test, &p, DDM_UEVENT_ADD);
@@ -348,7 +348,7 @@ static void hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
 }
 
 /* "bind" comes with the `driver` link; "unbind" while it is still there. */
-static void hotplug_bind_events_see_driver_link(struct kunit *test)
+static void ddm_hotplug_bind_events_see_driver_link(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct hu_bus *b = hu_bus_setup(test);
@@ -375,7 +375,7 @@ static void hotplug_bind_events_see_driver_link(struct kunit *test)
 /* --- allocation failures -------------------------------------------------- */
 
 /* Out of memory for one copy: no listener gets the event. */
-static void hotplug_uevent_enomem_reaches_nobody(struct kunit *test)
+static void ddm_hotplug_uevent_enomem_reaches_nobody(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct ddm_listener *other = kunit_kzalloc(test, sizeof(*other),
@@ -402,7 +402,7 @@ static void hotplug_uevent_enomem_reaches_nobody(struct kunit *test)
 	ddm_object_put(obj);
 }
 
-static void hotplug_create_enomem_leaves_nothing(struct kunit *test)
+static void ddm_hotplug_create_enomem_leaves_nothing(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct hu_bus *b = hu_bus_setup(test);
@@ -575,7 +575,7 @@ static void hu_undo_nothing(struct hu_sweep *s)
 }
 
 /* Registering devices, drivers, classes, class devices and events. */
-static void hotplug_each_allocation_failure_unwinds(struct kunit *test)
+static void ddm_hotplug_each_allocation_failure_unwinds(struct kunit *test)
 {
 	struct hu_sweep s = { .test = test, .b = hu_bus_setup(test) };
 
@@ -628,7 +628,7 @@ static void hu_remove(struct ddm_device *dev)
 }
 
 /* No `driver` link, no bind: the probe is undone and nothing announced. */
-static void hotplug_bind_without_link_is_undone(struct kunit *test)
+static void ddm_hotplug_bind_without_link_is_undone(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct hu_bus *b = hu_bus_setup(test);
@@ -698,7 +698,7 @@ static int hu_flood_thread(void *data)
  * drains: what it got is one unbroken run of sequence numbers (nothing
  * lost while subscribed), and nothing touches it afterwards.
  */
-static void hotplug_unsubscribe_during_flood(struct kunit *test)
+static void ddm_hotplug_unsubscribe_during_flood(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct hu_flood *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
@@ -764,7 +764,7 @@ static int hu_sleeper_thread(void *data)
 	return 0;
 }
 
-static void hotplug_unsubscribe_wakes_reader(struct kunit *test)
+static void ddm_hotplug_unsubscribe_wakes_reader(struct kunit *test)
 {
 	struct hu_sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct task_struct *t;
@@ -791,7 +791,7 @@ static void hu_static_release(struct ddm_object *obj)
 {
 }
 
-static void hotplug_misuse_null_arguments(struct kunit *test)
+static void ddm_hotplug_misuse_null_arguments(struct kunit *test)
 {
 	struct ddm_object *obj = ddm_object_create(NULL, "hu-obj");
 	char buf[HU_BUF];
@@ -831,7 +831,7 @@ static void hotplug_misuse_null_arguments(struct kunit *test)
 	ddm_object_put(obj);
 }
 
-static void hotplug_misuse_object_lifecycle(struct kunit *test)
+static void ddm_hotplug_misuse_object_lifecycle(struct kunit *test)
 {
 	static struct ddm_object norelease;
 	struct ddm_object *obj = ddm_object_create(NULL, "hu-obj");
@@ -874,7 +874,7 @@ static void hotplug_misuse_object_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 5);
 }
 
-static void hotplug_misuse_listener(struct kunit *test)
+static void ddm_hotplug_misuse_listener(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 
@@ -890,7 +890,7 @@ static void hotplug_misuse_listener(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
 }
 
-static void hotplug_misuse_class(struct kunit *test)
+static void ddm_hotplug_misuse_class(struct kunit *test)
 {
 	struct ddm_listener *l = hu_listener(test);
 	struct ddm_class *cls = ddm_class_create(THIS_MODULE, "hu-class");
@@ -930,7 +930,7 @@ static void hu_noop_release(struct ddm_device *dev)
 {
 }
 
-static void hotplug_misuse_unnamed_device_and_driver(struct kunit *test)
+static void ddm_hotplug_misuse_unnamed_device_and_driver(struct kunit *test)
 {
 	struct hu_bus *b = hu_bus_setup(test);
 	struct ddm_device dev = { .bus = &b->bus, .release = hu_noop_release };
@@ -946,20 +946,20 @@ static void hotplug_misuse_unnamed_device_and_driver(struct kunit *test)
 }
 
 static struct kunit_case ddm_hotplug_userspace_test_cases[] = {
-	KUNIT_CASE(hotplug_udev_listener_never_misses),
-	KUNIT_CASE(hotplug_add_event_sees_attrs_at_emission),
-	KUNIT_CASE(hotplug_bind_events_see_driver_link),
-	KUNIT_CASE(hotplug_uevent_enomem_reaches_nobody),
-	KUNIT_CASE(hotplug_create_enomem_leaves_nothing),
-	KUNIT_CASE(hotplug_each_allocation_failure_unwinds),
-	KUNIT_CASE(hotplug_bind_without_link_is_undone),
-	KUNIT_CASE(hotplug_unsubscribe_during_flood),
-	KUNIT_CASE(hotplug_unsubscribe_wakes_reader),
-	KUNIT_CASE(hotplug_misuse_null_arguments),
-	KUNIT_CASE(hotplug_misuse_object_lifecycle),
-	KUNIT_CASE(hotplug_misuse_listener),
-	KUNIT_CASE(hotplug_misuse_class),
-	KUNIT_CASE(hotplug_misuse_unnamed_device_and_driver),
+	KUNIT_CASE(ddm_hotplug_udev_listener_never_misses),
+	KUNIT_CASE(ddm_hotplug_add_event_sees_attrs_at_emission),
+	KUNIT_CASE(ddm_hotplug_bind_events_see_driver_link),
+	KUNIT_CASE(ddm_hotplug_uevent_enomem_reaches_nobody),
+	KUNIT_CASE(ddm_hotplug_create_enomem_leaves_nothing),
+	KUNIT_CASE(ddm_hotplug_each_allocation_failure_unwinds),
+	KUNIT_CASE(ddm_hotplug_bind_without_link_is_undone),
+	KUNIT_CASE(ddm_hotplug_unsubscribe_during_flood),
+	KUNIT_CASE(ddm_hotplug_unsubscribe_wakes_reader),
+	KUNIT_CASE(ddm_hotplug_misuse_null_arguments),
+	KUNIT_CASE(ddm_hotplug_misuse_object_lifecycle),
+	KUNIT_CASE(ddm_hotplug_misuse_listener),
+	KUNIT_CASE(ddm_hotplug_misuse_class),
+	KUNIT_CASE(ddm_hotplug_misuse_unnamed_device_and_driver),
 	{}
 };
 

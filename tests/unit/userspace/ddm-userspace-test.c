@@ -284,7 +284,7 @@ static int du_window_thread(void *data)
 }
 
 /* D2: a driver registering as a device's probe walk ends still binds it. */
-static void dd_d2_driver_registers_in_device_attach_window(struct kunit *test)
+static void ddm_d2_driver_registers_in_device_attach_window(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0);	/* no match */
@@ -329,7 +329,7 @@ static void dd_d2_driver_registers_in_device_attach_window(struct kunit *test)
 }
 
 /* D2: a device added as a driver's probe walk ends is still bound to it. */
-static void dd_d2_device_added_in_driver_attach_window(struct kunit *test)
+static void ddm_d2_device_added_in_driver_attach_window(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *b = du_drv_new(test, c, "du-b", 0x2);
@@ -463,7 +463,7 @@ static int du_rounds(void)
 }
 
 /* A driver and its devices unregistered at once: one ->remove per device. */
-static void dd_race_driver_unregister_vs_device_unregister(struct kunit *test)
+static void ddm_race_driver_unregister_vs_device_unregister(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_dev *devs[DU_RACE_DEVS];
@@ -509,7 +509,7 @@ static void dd_race_driver_unregister_vs_device_unregister(struct kunit *test)
 }
 
 /* A driver registered while devices are added: none is left unbound. */
-static void dd_race_driver_register_vs_device_add(struct kunit *test)
+static void ddm_race_driver_register_vs_device_add(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_dev *devs[DU_RACE_DEVS];
@@ -641,7 +641,7 @@ static int du_churner_fn(void *data)
 	return 0;
 }
 
-static void dd_race_walks_while_devices_come_and_go(struct kunit *test)
+static void ddm_race_walks_while_devices_come_and_go(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x5555);
@@ -728,7 +728,7 @@ static struct task_struct *du_register_async(struct kunit *test,
  * While ->probe sleeps: walks go on; suspend waits for the probe; a
  * driver unregister waits for the probe's walk, then undoes the bind.
  */
-static void dd_probe_sleeps(struct kunit *test)
+static void ddm_probe_sleeps(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-slow", 0x3);
@@ -789,7 +789,7 @@ static void dd_probe_sleeps(struct kunit *test)
 
 /* --- a probe that fails ------------------------------------------------------- */
 
-static void dd_probe_fails_reported(struct kunit *test)
+static void ddm_probe_fails_reported(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *nodev = du_drv_new(test, c, "du-nodev", 0x3);
@@ -856,7 +856,7 @@ static int du_walk_nop(struct ddm_device *dev, void *data)
 	return 0;
 }
 
-static void dd_misuse_null_arguments(struct kunit *test)
+static void ddm_misuse_null_arguments(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 
@@ -900,7 +900,7 @@ static void dd_misuse_null_arguments(struct kunit *test)
 	du_teardown(test, c, 0);
 }
 
-static void dd_misuse_null_pm_arguments(struct kunit *test)
+static void ddm_misuse_null_pm_arguments(struct kunit *test)
 {
 	shim_expect_report("ddm_device_suspend()");
 	shim_expect_report("ddm_device_resume()");
@@ -926,7 +926,7 @@ static void dd_misuse_null_pm_arguments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 5);
 }
 
-static void dd_misuse_bad_registrations(struct kunit *test)
+static void ddm_misuse_bad_registrations(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct ddm_bus other = { .name = "du-other" };
@@ -957,7 +957,7 @@ static void dd_misuse_bad_registrations(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_device_registered_twice(struct kunit *test)
+static void ddm_misuse_device_registered_twice(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x1);
@@ -983,7 +983,7 @@ static void dd_misuse_device_registered_twice(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_device_unregistered_twice(struct kunit *test)
+static void ddm_misuse_device_unregistered_twice(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x1);
@@ -1008,7 +1008,7 @@ static void dd_misuse_device_unregistered_twice(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_driver_registered_twice(struct kunit *test)
+static void ddm_misuse_driver_registered_twice(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x1);
@@ -1028,7 +1028,7 @@ static void dd_misuse_driver_registered_twice(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_bind_bound_device(struct kunit *test)
+static void ddm_misuse_bind_bound_device(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x1);
@@ -1059,7 +1059,7 @@ static void dd_misuse_bind_bound_device(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_bind_without_lock(struct kunit *test)
+static void ddm_misuse_bind_without_lock(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0);
@@ -1077,7 +1077,7 @@ static void dd_misuse_bind_without_lock(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_device_without_release(struct kunit *test)
+static void ddm_misuse_device_without_release(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_dev *d = du_dev_new(c, 0);
@@ -1094,7 +1094,7 @@ static void dd_misuse_device_without_release(struct kunit *test)
 	du_teardown(test, c, 0);
 }
 
-static void dd_misuse_bus_unregistered_busy(struct kunit *test)
+static void ddm_misuse_bus_unregistered_busy(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0x1);
@@ -1113,7 +1113,7 @@ static void dd_misuse_bus_unregistered_busy(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static void dd_misuse_walk_from_device_of_other_bus(struct kunit *test)
+static void ddm_misuse_walk_from_device_of_other_bus(struct kunit *test)
 {
 	struct du_ctx *c1 = du_setup(test);
 	struct du_ctx *c2 = du_setup(test);
@@ -1133,7 +1133,7 @@ static void dd_misuse_walk_from_device_of_other_bus(struct kunit *test)
 }
 
 /* A driver is never probed against a device of another bus. */
-static void dd_misuse_probe_device_of_other_bus(struct kunit *test)
+static void ddm_misuse_probe_device_of_other_bus(struct kunit *test)
 {
 	struct du_ctx *c1 = du_setup(test);
 	struct du_ctx *c2 = du_setup(test);
@@ -1152,7 +1152,7 @@ static void dd_misuse_probe_device_of_other_bus(struct kunit *test)
 }
 
 /* A driver that claims a device never registered is refused. */
-static void dd_misuse_bind_unregistered_device(struct kunit *test)
+static void ddm_misuse_bind_unregistered_device(struct kunit *test)
 {
 	struct du_ctx *c = du_setup(test);
 	struct du_drv *a = du_drv_new(test, c, "du-a", 0xff);
@@ -1183,7 +1183,7 @@ static void dd_misuse_bind_unregistered_device(struct kunit *test)
  */
 #define DU_REGISTER_SLEEPS	6
 
-static void dd_misuse_register_in_atomic(struct kunit *test)
+static void ddm_misuse_register_in_atomic(struct kunit *test)
 {
 	static DEFINE_SPINLOCK(outer);
 	struct du_ctx *c = du_setup(test);
@@ -1205,34 +1205,34 @@ static void dd_misuse_register_in_atomic(struct kunit *test)
 	du_teardown(test, c, 1);
 }
 
-static struct kunit_case dd_userspace_test_cases[] = {
-	KUNIT_CASE(dd_d2_driver_registers_in_device_attach_window),
-	KUNIT_CASE(dd_d2_device_added_in_driver_attach_window),
-	KUNIT_CASE(dd_race_driver_unregister_vs_device_unregister),
-	KUNIT_CASE(dd_race_driver_register_vs_device_add),
-	KUNIT_CASE(dd_race_walks_while_devices_come_and_go),
-	KUNIT_CASE(dd_probe_sleeps),
-	KUNIT_CASE(dd_probe_fails_reported),
-	KUNIT_CASE(dd_misuse_null_arguments),
-	KUNIT_CASE(dd_misuse_null_pm_arguments),
-	KUNIT_CASE(dd_misuse_bad_registrations),
-	KUNIT_CASE(dd_misuse_device_registered_twice),
-	KUNIT_CASE(dd_misuse_device_unregistered_twice),
-	KUNIT_CASE(dd_misuse_driver_registered_twice),
-	KUNIT_CASE(dd_misuse_bind_bound_device),
-	KUNIT_CASE(dd_misuse_bind_without_lock),
-	KUNIT_CASE(dd_misuse_device_without_release),
-	KUNIT_CASE(dd_misuse_bus_unregistered_busy),
-	KUNIT_CASE(dd_misuse_walk_from_device_of_other_bus),
-	KUNIT_CASE(dd_misuse_probe_device_of_other_bus),
-	KUNIT_CASE(dd_misuse_bind_unregistered_device),
-	KUNIT_CASE(dd_misuse_register_in_atomic),
+static struct kunit_case ddm_userspace_test_cases[] = {
+	KUNIT_CASE(ddm_d2_driver_registers_in_device_attach_window),
+	KUNIT_CASE(ddm_d2_device_added_in_driver_attach_window),
+	KUNIT_CASE(ddm_race_driver_unregister_vs_device_unregister),
+	KUNIT_CASE(ddm_race_driver_register_vs_device_add),
+	KUNIT_CASE(ddm_race_walks_while_devices_come_and_go),
+	KUNIT_CASE(ddm_probe_sleeps),
+	KUNIT_CASE(ddm_probe_fails_reported),
+	KUNIT_CASE(ddm_misuse_null_arguments),
+	KUNIT_CASE(ddm_misuse_null_pm_arguments),
+	KUNIT_CASE(ddm_misuse_bad_registrations),
+	KUNIT_CASE(ddm_misuse_device_registered_twice),
+	KUNIT_CASE(ddm_misuse_device_unregistered_twice),
+	KUNIT_CASE(ddm_misuse_driver_registered_twice),
+	KUNIT_CASE(ddm_misuse_bind_bound_device),
+	KUNIT_CASE(ddm_misuse_bind_without_lock),
+	KUNIT_CASE(ddm_misuse_device_without_release),
+	KUNIT_CASE(ddm_misuse_bus_unregistered_busy),
+	KUNIT_CASE(ddm_misuse_walk_from_device_of_other_bus),
+	KUNIT_CASE(ddm_misuse_probe_device_of_other_bus),
+	KUNIT_CASE(ddm_misuse_bind_unregistered_device),
+	KUNIT_CASE(ddm_misuse_register_in_atomic),
 	{}
 };
 
-static struct kunit_suite dd_userspace_test_suite = {
-	.name = "dd_userspace",
-	.test_cases = dd_userspace_test_cases,
+static struct kunit_suite ddm_userspace_test_suite = {
+	.name = "ddm_userspace",
+	.test_cases = ddm_userspace_test_cases,
 };
 
-kunit_test_suites(&dd_userspace_test_suite);
+kunit_test_suites(&ddm_userspace_test_suite);

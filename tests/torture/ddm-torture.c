@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dd-torture: device and driver register/unregister, unbind/rebind and
+ * ddm-torture: device and driver register/unregister, unbind/rebind and
  * suspend/resume churn on one ddm bus, with bus and driver walks running
  * alongside, in the style of the kernel's locktorture.
  *
@@ -20,7 +20,7 @@
  * A driver unregister that deadlocks shows as the shim's hung-task
  * report, which ends the run as an error.
  *
- *   dd-torture [--duration-ms N] [--threads N] [--seed N]
+ *   ddm-torture [--duration-ms N] [--threads N] [--seed N]
  *              [--sched-permille N] [--keep-going]
  */
 #define _GNU_SOURCE	/* pthread_rwlockattr_setkind_np() */
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 	unsigned int i, n = 0;
 
 	parse_args(argc, argv);
-	torture_begin("dd-torture", print_summary, cfg.seed, cfg.permille);
+	torture_begin("ddm-torture", print_summary, cfg.seed, cfg.permille);
 	/* glibc prefers readers by default: the checker would never get in. */
 	pthread_rwlockattr_init(&attr);
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);

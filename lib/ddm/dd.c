@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddm_dd.c - the device/driver interactions of the ddm binding core:
+ * dd.c - the device/driver interactions of the ddm binding core:
  * binding, probing, attaching, unbinding, and the calls into a bound
  * driver (suspend, resume, shutdown).
  *

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddm_bus.c - buses, devices and drivers of the ddm binding core: their
+ * bus.c - buses, devices and drivers of the ddm binding core: their
  * registration, their lifetime and the walks over their lists.
  *
  * After the 2005 driver-model locking RFC by Patrick Mochel (bus klists,
  * driver_for_each_device()), with the lessons of its review applied; see
- * include/linux/ddm.h.  Binding itself lives in lib/ddm_dd.c.
+ * include/linux/ddm.h.  Binding itself lives in lib/ddm/dd.c.
  *
- * Devices and drivers get ddm objects (lib/ddm_object.c); their events
+ * Devices and drivers get ddm objects (lib/ddm/object.c); their events
  * follow the hotplug split: emitted here, once the attributes exist.
  */
 

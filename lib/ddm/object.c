@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddm_object.c - objects of the ddm core and their attributes and links.
+ * object.c - objects of the ddm core and their attributes and links.
  *
  * The kobject of the 2005 driver model after the hotplug split: adding
- * or deleting an object emits no event (lib/ddm_uevent.c emits them on
+ * or deleting an object emits no event (lib/ddm/uevent.c emits them on
  * request), only the register/unregister wrappers do.  Attributes and
  * links stand in for the files and symlinks of the object's sysfs
  * directory; see include/linux/ddm_object.h.

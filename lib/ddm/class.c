@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddm_class.c - classes and class devices of the ddm core.
+ * class.c - classes and class devices of the ddm core.
  *
  * class_create()/class_destroy() and class_device_create()/
  * class_device_destroy() of 2005, on ddm objects, with the hotplug

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddm_uevent.c - hotplug events of ddm objects, queued per listener.
+ * uevent.c - hotplug events of ddm objects, queued per listener.
  *
  * The 2005 kobject_hotplug() handed each event to one user-space helper
  * per event; here every subscribed listener (a model of udev) gets its
