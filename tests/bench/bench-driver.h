@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the driver's files share: the limits, the configuration, the
+ * lists under test, and the results the workloads leave for the
+ * outputs.  The lists themselves see only bench.h.
+ */
+#ifndef _BENCH_DRIVER_H
+#define _BENCH_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+
+#ifndef BENCH_BUILD_INFO
+#define BENCH_BUILD_INFO "unknown"
+#endif
+
+#define MAX_IMPLS	4
+#define MAX_SIZES	4
+#define MAX_THREADS	16
+#define MAX_ROUNDS	64
+#define MAX_STEP_ROUNDS	10000
+
+/* calloc(), or exit: a run that lost samples has nothing to report. */
+static inline void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("calloc");
+		exit(1);
+	}
+	return p;
+}
+
+/* --- bench-main.c: configuration and the lists under test ---------------- */
+
+struct config {
+	unsigned int sizes[MAX_SIZES];
+	int nsizes;
+	unsigned int rounds;		/* per-step: interleaved rounds */
+	unsigned int step_us;		/* per-step: per impl per round */
+	unsigned int max_threads;
+	unsigned int tput_size;
+	unsigned int tput_ms;
+	unsigned int tput_rounds;
+	unsigned int walkers;		/* writer latency: walkers (0: CPUs - 1) */
+	unsigned int lat_ms;
+	unsigned int gap_us;		/* writer: mean pause between ops */
+	unsigned int work_ns;		/* per node, in walks with work */
+	unsigned int chunks;		/* writer latency: interleaved chunks */
+	unsigned int remove_rounds;
+	unsigned int hold_us;		/* remove wait: walker holds the node */
+	unsigned long long seed;
+	const char *out_dir;
+	bool plot;
+	unsigned int parts;		/* PART_* to run */
+};
+
+#define PART_STEP	1u
+#define PART_TPUT	2u
+#define PART_LAT	4u
+#define PART_REMOVE	8u
+#define PART_ALL	15u
+
+extern struct config cfg;
+
+static inline bool ran(unsigned int part)
+{
+	return cfg.parts & part;
+}
+
+extern const struct bench_ops *impls[MAX_IMPLS];
+extern int nimpls;
+/* Indices into impls[] the targets are about; -1 if not built. */
+extern int i_ours, i_kernel, i_rwlock;
+
+/* @name in --out-dir, open for writing; exits if it cannot be. */
+FILE *out_file(const char *name);
+
+/* --- bench-workloads.c: what is measured, and the raw results ------------- */
+
+extern unsigned int work_iters;	/* bench_work() rounds for cfg.work_ns */
+extern double work_ns_measured;
+
+void calibrate_work(void);
+void run_step(void);
+void run_tput(void);
+void run_lat(void);
+void run_rm(void);
+
+/* 1. per-step cost, and an add + delete pair, per size, list and round */
+extern double step_ns[MAX_SIZES][MAX_IMPLS][MAX_STEP_ROUNDS];
+extern double pair_ns[MAX_SIZES][MAX_IMPLS][MAX_STEP_ROUNDS];
+
+/* 2. walk throughput per walker count and list */
+extern double tput[MAX_THREADS + 1][MAX_IMPLS];	/* Mnodes/s, median */
+
+/* 3. writer latency under walkers */
+struct lat_result {
+	uint64_t *adds, *dels;	/* raw samples (ns), appended chunk by chunk */
+	size_t na, nd, cap;
+	unsigned long nodes;	/* walkers' nodes meanwhile ... */
+	uint64_t ns;		/* ... in this much time */
+	uint64_t *s;		/* adds and dels together, sorted */
+	size_t n;
+	uint64_t add_p99, del_p99;
+	double walk_mnodes;
+};
+
+extern struct lat_result lat[MAX_SIZES][MAX_IMPLS];
+
+/* 4. klist_remove wait */
+struct rm_result {
+	uint64_t *wait, *wake;	/* per round (ns) */
+	size_t n;
+	uint64_t wait_p50, wake_p50, wake_p99, wake_max;
+};
+
+extern struct rm_result rmres[MAX_IMPLS];
+
+/* Chunks of a few rounds: a load burst must not land on one list only. */
+#define RM_CHUNK	5
+
+/* --- bench-stats.c: order statistics over the samples -------------------- */
+
+int cmp_u64(const void *a, const void *b);
+uint64_t pct(const uint64_t *s, size_t n, double p);
+double quantile_d(const double *v, int n, double q);
+double median_d(const double *v, int n);
+double min_d(const double *v, int n);
+double paired_ratio(double (*m)[MAX_IMPLS][MAX_STEP_ROUNDS], int s,
+		    int a, int b, double q);
+
+/* --- bench-targets.c: the goals, judged from the results ------------------ */
+
+struct targets {
+	double step_ratio[MAX_SIZES];	/* ours / kernel per-step, paired median */
+	double step_q1[MAX_SIZES], step_q3[MAX_SIZES];	/* its quartiles */
+	double step_min_ratio[MAX_SIZES];	/* ratio of the best rounds */
+	bool step_met;
+	double p99_gain;		/* rwlock p99 / ours p99 at the largest size */
+	bool p99_met;
+	bool bytes_met;
+};
+
+extern struct targets tg;
+extern int big;			/* index of the largest size */
+
+void compute_targets(void);
+
+/* --- the outputs: bench-table.c, bench-json.c, bench-plot.c -------------- */
+
+static inline double us(uint64_t ns)
+{
+	return ns / 1000.0;
+}
+
+void print_config(FILE *f, const char *pre);
+void print_table(void);
+void write_json(void);
+bool write_plots(void);
+void render_plots(void);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench.json in --out-dir: every number of the table, plus p90/p99.9
+ * and quartiles.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bench-driver.h"
+
+/* Sections that did not run are left out; each one starts with a comma. */
+void write_json(void)
+{
+	FILE *f = out_file("bench.json");
+	int s, i;
+	unsigned int t;
+
+	fprintf(f, "{\n  \"config\": {\"seed\": %llu, \"build\": \"%s\", \"cpus\": %ld, \"sizes\": [",
+		cfg.seed, BENCH_BUILD_INFO, sysconf(_SC_NPROCESSORS_ONLN));
+	for (s = 0; s < cfg.nsizes; s++)
+		fprintf(f, "%s%u", s ? ", " : "", cfg.sizes[s]);
+	fprintf(f, "], \"rounds\": %u, \"step_us\": %u, \"max_threads\": %u, \"tput_size\": %u, \"tput_ms\": %u, \"tput_rounds\": %u,\n",
+		cfg.rounds, cfg.step_us, cfg.max_threads, cfg.tput_size,
+		cfg.tput_ms, cfg.tput_rounds);
+	fprintf(f, "    \"walkers\": %u, \"lat_ms\": %u, \"gap_us\": %u, \"work_ns\": %u, \"work_iters\": %u, \"work_ns_measured\": %.1f, \"remove_rounds\": %u, \"hold_us\": %u, \"chunks\": %u},\n",
+		cfg.walkers, cfg.lat_ms, cfg.gap_us, cfg.work_ns, work_iters,
+		work_ns_measured, cfg.remove_rounds, cfg.hold_us, cfg.chunks);
+
+	fprintf(f, "  \"implementations\": [");
+	for (i = 0; i < nimpls; i++)
+		fprintf(f, "%s\n    {\"name\": \"%s\", \"what\": \"%s\", \"node_bytes\": %zu, \"iter_bytes\": %zu}",
+			i ? "," : "", impls[i]->name, impls[i]->what,
+			impls[i]->node_bytes, impls[i]->iter_bytes);
+	fprintf(f, "\n  ]");
+
+	if (ran(PART_STEP)) {
+		fprintf(f, ",\n  \"step_ns\": {");
+		for (s = 0; s < cfg.nsizes; s++) {
+			fprintf(f, "%s\n    \"%u\": {", s ? "," : "", cfg.sizes[s]);
+			for (i = 0; i < nimpls; i++)
+				fprintf(f, "%s\"%s\": {\"median\": %.2f, \"min\": %.2f, \"q1\": %.2f, \"q3\": %.2f}",
+					i ? ", " : "", impls[i]->name,
+					median_d(step_ns[s][i], cfg.rounds),
+					min_d(step_ns[s][i], cfg.rounds),
+					quantile_d(step_ns[s][i], cfg.rounds, 0.25),
+					quantile_d(step_ns[s][i], cfg.rounds, 0.75));
+			fprintf(f, "}");
+		}
+		fprintf(f, "\n  },\n  \"add_del_pair_ns\": {");
+		for (s = 0; s < cfg.nsizes; s++) {
+			fprintf(f, "%s\n    \"%u\": {", s ? "," : "", cfg.sizes[s]);
+			for (i = 0; i < nimpls; i++)
+				fprintf(f, "%s\"%s\": {\"median\": %.2f, \"min\": %.2f}",
+					i ? ", " : "", impls[i]->name,
+					median_d(pair_ns[s][i], cfg.rounds),
+					min_d(pair_ns[s][i], cfg.rounds));
+			if (i_kernel >= 0)
+				fprintf(f, ", \"ratio_ours_over_kernel\": %.4f",
+					paired_ratio(pair_ns, s, i_ours, i_kernel, 0.5));
+			fprintf(f, "}");
+		}
+		fprintf(f, "\n  }");
+	}
+
+	if (ran(PART_TPUT)) {
+		fprintf(f, ",\n  \"throughput_mnodes_per_s\": {");
+		for (i = 0; i < nimpls; i++) {
+			fprintf(f, "%s\n    \"%s\": [", i ? "," : "", impls[i]->name);
+			for (t = 1; t <= cfg.max_threads; t++)
+				fprintf(f, "%s%.3f", t > 1 ? ", " : "", tput[t][i]);
+			fprintf(f, "]");
+		}
+		fprintf(f, "\n  }");
+	}
+
+	if (ran(PART_LAT)) {
+		fprintf(f, ",\n  \"writer_latency_us\": {");
+		for (s = 0; s < cfg.nsizes; s++) {
+			fprintf(f, "%s\n    \"%u\": {", s ? "," : "", cfg.sizes[s]);
+			for (i = 0; i < nimpls; i++) {
+				struct lat_result *r = &lat[s][i];
+
+				fprintf(f, "%s\n      \"%s\": {\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p999\": %.3f, \"max\": %.3f, \"add_p99\": %.3f, \"del_p99\": %.3f, \"samples\": %zu, \"walk_mnodes_per_s\": %.3f}",
+					i ? "," : "", impls[i]->name,
+					us(pct(r->s, r->n, 50)), us(pct(r->s, r->n, 90)),
+					us(pct(r->s, r->n, 99)), us(pct(r->s, r->n, 99.9)),
+					us(r->n ? r->s[r->n - 1] : 0), us(r->add_p99),
+					us(r->del_p99), r->n, r->walk_mnodes);
+			}
+			fprintf(f, "}");
+		}
+		fprintf(f, "\n  }");
+	}
+
+	if (ran(PART_REMOVE) && cfg.remove_rounds) {
+		fprintf(f, ",\n  \"remove_wait_us\": {");
+		for (i = 0, t = 0; i < nimpls; i++) {
+			if (!rmres[i].n)
+				continue;
+			fprintf(f, "%s\n    \"%s\": {\"wait_p50\": %.2f, \"wake_p50\": %.2f, \"wake_p99\": %.2f, \"wake_max\": %.2f, \"rounds\": %zu}",
+				t++ ? "," : "", impls[i]->name, us(rmres[i].wait_p50),
+				us(rmres[i].wake_p50), us(rmres[i].wake_p99),
+				us(rmres[i].wake_max), rmres[i].n);
+		}
+		fprintf(f, "\n  }");
+	}
+
+	fprintf(f, ",\n  \"targets\": {");
+	if (i_kernel >= 0 && ran(PART_STEP)) {
+		fprintf(f, "\"step_ratio_ours_over_kernel\": {");
+		for (s = 0; s < cfg.nsizes; s++)
+			fprintf(f, "%s\"%u\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, \"best_rounds\": %.4f}",
+				s ? ", " : "", cfg.sizes[s], tg.step_ratio[s],
+				tg.step_q1[s], tg.step_q3[s], tg.step_min_ratio[s]);
+		fprintf(f, "}, \"step_met\": %s, ", tg.step_met ? "true" : "false");
+	}
+	if (ran(PART_LAT))
+		fprintf(f, "\"writer_p99_rwlock_over_ours\": %.1f, \"p99_met\": %s, ",
+			tg.p99_gain, tg.p99_met ? "true" : "false");
+	fprintf(f, "\"node_bytes_met\": %s}\n}\n", tg.bytes_met ? "true" : "false");
+	fclose(f);
+}
