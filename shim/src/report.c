@@ -42,14 +42,6 @@ void shim_set_fail_handler(shim_fail_fn fn)
 	fail_handler = fn ? fn : default_fail;
 }
 
-long shim_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 void shim_expect_report(const char *substring)
 {
 	pthread_mutex_lock(&report_lock);

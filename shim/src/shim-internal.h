@@ -14,7 +14,8 @@ void shim_log_held_locks(struct task_struct *p);
 /* task.c: called when a sleep overran the bound; returns if rescued. */
 void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);
-/* absolute deadline @ms from now, for pthread timed waits */
+
+/* clock.c: an absolute deadline @ms from now, for pthread timed waits */
 struct timespec shim_deadline_ms(unsigned int ms);
 
 /* lock.c */

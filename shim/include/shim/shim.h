@@ -116,9 +116,13 @@ int shim_test_end(void);
  */
 int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len);
 
+/* --- time -------------------------------------------------------------- */
+
+/* Milliseconds of CLOCK_MONOTONIC: what jiffies reads. */
+long shim_now_ms(void);
+
 /* --- internals shared between shim files ------------------------------- */
 
-long shim_now_ms(void);
 const char *shim_task_name(struct task_struct *p);
 
 #endif
