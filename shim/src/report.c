@@ -8,9 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -217,52 +214,4 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...)
 	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
 	return n < 0 ? 0 : ((size_t)n >= size ? (int)size - 1 : n);
-}
-
-/* --- running a body in a child, to see what the shim does to it -------- */
-
-static int child_pipe = -1;
-
-static void child_fail(const char *file, int line, const char *title)
-{
-	char msg[600];
-	int n = snprintf(msg, sizeof(msg), "%s (%s:%d)", title, file, line);
-
-	if (write(child_pipe, msg, n) < 0)
-		_exit(3);
-	_exit(1);
-}
-
-int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len)
-{
-	int fds[2], status = 0;
-	ssize_t n = 0;
-	pid_t pid;
-
-	if (len)
-		title[0] = '\0';
-	if (pipe(fds))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(fds[0]);
-		child_pipe = fds[1];
-		shim_set_fail_handler(child_fail);
-		shim_test_begin("child");
-		fn(arg);
-		if (shim_test_end())
-			child_fail(__FILE__, __LINE__, "end-of-test checks failed");
-		_exit(0);
-	}
-	close(fds[1]);
-	if (len > 1)
-		n = read(fds[0], title, len - 1);
-	if (n > 0)
-		title[n] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
