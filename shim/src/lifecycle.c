@@ -17,6 +17,7 @@ void shim_test_begin(const char *name)
 
 	snprintf(p->comm, sizeof(p->comm), "%s", name);
 	shim_reports_reset();
+	shim_log_clear();
 	shim_hooks_reset();
 	shim_alloc_begin();
 }

@@ -14,7 +14,6 @@
 #include "shim-internal.h"
 
 #define MAX_EXPECT	64
-#define LOG_SIZE	(64 * 1024)
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -22,9 +21,6 @@ static struct {
 	bool seen;
 } expected[MAX_EXPECT];
 static int nexpected, nseen;
-
-static char log_buf[LOG_SIZE];
-static size_t log_len;
 
 static void default_fail(const char *file, int line, const char *title)
 {
@@ -126,8 +122,6 @@ void shim_reports_reset(void)
 	pthread_mutex_lock(&report_lock);
 	nexpected = 0;
 	nseen = 0;
-	log_len = 0;
-	log_buf[0] = '\0';
 	pthread_mutex_unlock(&report_lock);
 }
 
@@ -154,64 +148,4 @@ void __shim_bug(const char *file, int line, const char *func)
 	/* Even an expected BUG does not return: the kernel would oops here. */
 	fail_handler(file, line, "kernel BUG (expected, but BUG never returns)");
 	abort();
-}
-
-static void log_append(const char *s)
-{
-	size_t n = strlen(s);
-
-	pthread_mutex_lock(&report_lock);
-	if (log_len + n >= LOG_SIZE)	/* keep the newest half */
-		log_len = 0;
-	memcpy(log_buf + log_len, s, n + 1);
-	log_len += n;
-	pthread_mutex_unlock(&report_lock);
-}
-
-int printk(const char *fmt, ...)
-{
-	char buf[1024];
-	const char *text = buf;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (buf[0] == KERN_SOH[0] && buf[1])
-		text += 2;
-	log_append(text);
-	fputs(text, stderr);
-	return n;
-}
-
-bool shim_log_contains(const char *s)
-{
-	bool found;
-
-	pthread_mutex_lock(&report_lock);
-	found = strstr(log_buf, s) != NULL;
-	pthread_mutex_unlock(&report_lock);
-	return found;
-}
-
-void shim_log_clear(void)
-{
-	pthread_mutex_lock(&report_lock);
-	log_len = 0;
-	log_buf[0] = '\0';
-	pthread_mutex_unlock(&report_lock);
-}
-
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!size)
-		return 0;
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return n < 0 ? 0 : ((size_t)n >= size ? (int)size - 1 : n);
 }
