@@ -121,8 +121,4 @@ int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len);
 /* Milliseconds of CLOCK_MONOTONIC: what jiffies reads. */
 long shim_now_ms(void);
 
-/* --- internals shared between shim files ------------------------------- */
-
-const char *shim_task_name(struct task_struct *p);
-
 #endif
