@@ -23,7 +23,11 @@ void __shim_might_sleep(const char *file, int line);
 #define in_interrupt()		shim_in_hardirq()
 #define might_sleep()		__shim_might_sleep(__FILE__, __LINE__)
 #define might_sleep_if(cond)	do { if (cond) might_sleep(); } while (0)
-/* A scheduling point: it may give the CPU away, as the kernel's does. */
+/*
+ * A scheduling point: it may give the CPU away, as the kernel's does.
+ * The kernel has yield() and cond_resched() in <linux/sched.h>, which
+ * includes this header, so they are declared once, here.
+ */
 void yield(void);
 #define cond_resched()		({ might_sleep(); yield(); 0; })
 

@@ -43,7 +43,6 @@ long __shim_schedule_timeout(long timeout, const char *file, int line,
 	__shim_schedule_timeout((t), __FILE__, __LINE__, __func__)
 
 int wake_up_process(struct task_struct *p);
-void yield(void);
 
 static inline int task_is_running(struct task_struct *p)
 {
