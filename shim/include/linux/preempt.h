@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/preempt.h (v6.1), keep in sync;
+ *   strict: might_sleep() in atomic context fails the test, every time.
+ *
  * Userspace shim: atomic context.  Each task counts the spinlocks it
  * holds and its explicit preempt_disable() nesting; interrupts are a
  * per-task flag.  might_sleep() reports when any of them forbids it.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/sched.h (v6.1), a subset, keep in
+ *   sync; strict: any sleep over the hung-task bound (3 s) fails the test.
+ *
  * Userspace shim: tasks are pthreads.  set_current_state(), schedule()
  * and wake_up_process() follow the kernel's protocol exactly: a wake-up
  * between setting the state and calling schedule() is not lost.  A

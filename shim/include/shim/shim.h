@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: custom - what tests ask of the shim beyond the kernel API.
+ *
  * The shim's own interface: what a userspace test can ask of the fake
  * kernel beyond the kernel API itself.  Kernel-dialect code never
  * includes this; tests that only make sense in userspace do.
