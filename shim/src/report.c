@@ -8,16 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include "shim-internal.h"
 
 #define MAX_EXPECT	64
-#define LOG_SIZE	(64 * 1024)
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -25,9 +21,6 @@ static struct {
 	bool seen;
 } expected[MAX_EXPECT];
 static int nexpected, nseen;
-
-static char log_buf[LOG_SIZE];
-static size_t log_len;
 
 static void default_fail(const char *file, int line, const char *title)
 {
@@ -40,14 +33,6 @@ static shim_fail_fn fail_handler = default_fail;
 void shim_set_fail_handler(shim_fail_fn fn)
 {
 	fail_handler = fn ? fn : default_fail;
-}
-
-long shim_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 void shim_expect_report(const char *substring)
@@ -137,8 +122,6 @@ void shim_reports_reset(void)
 	pthread_mutex_lock(&report_lock);
 	nexpected = 0;
 	nseen = 0;
-	log_len = 0;
-	log_buf[0] = '\0';
 	pthread_mutex_unlock(&report_lock);
 }
 
@@ -165,112 +148,4 @@ void __shim_bug(const char *file, int line, const char *func)
 	/* Even an expected BUG does not return: the kernel would oops here. */
 	fail_handler(file, line, "kernel BUG (expected, but BUG never returns)");
 	abort();
-}
-
-static void log_append(const char *s)
-{
-	size_t n = strlen(s);
-
-	pthread_mutex_lock(&report_lock);
-	if (log_len + n >= LOG_SIZE)	/* keep the newest half */
-		log_len = 0;
-	memcpy(log_buf + log_len, s, n + 1);
-	log_len += n;
-	pthread_mutex_unlock(&report_lock);
-}
-
-int printk(const char *fmt, ...)
-{
-	char buf[1024];
-	const char *text = buf;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (buf[0] == KERN_SOH[0] && buf[1])
-		text += 2;
-	log_append(text);
-	fputs(text, stderr);
-	return n;
-}
-
-bool shim_log_contains(const char *s)
-{
-	bool found;
-
-	pthread_mutex_lock(&report_lock);
-	found = strstr(log_buf, s) != NULL;
-	pthread_mutex_unlock(&report_lock);
-	return found;
-}
-
-void shim_log_clear(void)
-{
-	pthread_mutex_lock(&report_lock);
-	log_len = 0;
-	log_buf[0] = '\0';
-	pthread_mutex_unlock(&report_lock);
-}
-
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!size)
-		return 0;
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return n < 0 ? 0 : ((size_t)n >= size ? (int)size - 1 : n);
-}
-
-/* --- running a body in a child, to see what the shim does to it -------- */
-
-static int child_pipe = -1;
-
-static void child_fail(const char *file, int line, const char *title)
-{
-	char msg[600];
-	int n = snprintf(msg, sizeof(msg), "%s (%s:%d)", title, file, line);
-
-	if (write(child_pipe, msg, n) < 0)
-		_exit(3);
-	_exit(1);
-}
-
-int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len)
-{
-	int fds[2], status = 0;
-	ssize_t n = 0;
-	pid_t pid;
-
-	if (len)
-		title[0] = '\0';
-	if (pipe(fds))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(fds[0]);
-		child_pipe = fds[1];
-		shim_set_fail_handler(child_fail);
-		shim_test_begin("child");
-		fn(arg);
-		if (shim_test_end())
-			child_fail(__FILE__, __LINE__, "end-of-test checks failed");
-		_exit(0);
-	}
-	close(fds[1]);
-	if (len > 1)
-		n = read(fds[0], title, len - 1);
-	if (n > 0)
-		title[n] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }

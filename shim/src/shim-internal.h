@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Declarations shared between the shim's own source files. */
+/*
+ * Declarations shared between the shim's own source files, each under
+ * the heading of the file that defines it.  What a test may call is in
+ * <shim/shim.h> instead.
+ */
 #ifndef _SHIM_INTERNAL_H
 #define _SHIM_INTERNAL_H
+
+#include <time.h>
 
 #include <linux/sched.h>
 #include <shim/shim.h>
@@ -9,15 +15,18 @@
 /* report.c */
 int shim_report_unmet_expectations(void);
 void shim_reports_reset(void);
-void shim_log_held_locks(struct task_struct *p);
 
-/* task.c: called when a sleep overran the bound; returns if rescued. */
-void shim_hung_task(const char *file, int line, const char *func);
-int shim_kthreads_check_and_reset(void);
-/* absolute deadline @ms from now, for pthread timed waits */
+/* clock.c: an absolute deadline @ms from now, for pthread timed waits */
 struct timespec shim_deadline_ms(unsigned int ms);
 
+/* task.c */
+const char *shim_task_name(struct task_struct *p);
+/* Called when a sleep overran the bound; returns if rescued. */
+void shim_hung_task(const char *file, int line, const char *func);
+int shim_kthreads_check_and_reset(void);
+
 /* lock.c */
+void shim_log_held_locks(struct task_struct *p);
 void shim_irq_window(void);
 int shim_locks_check_task(struct task_struct *p, const char *when);
 void shim_hooks_reset(void);

@@ -83,20 +83,6 @@ void shim_set_hung_task_ms(unsigned int ms)
 	WRITE_ONCE(hung_ms, ms);
 }
 
-struct timespec shim_deadline_ms(unsigned int ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	return ts;
-}
-
 void shim_expect_hung_task(const char *func, void (*rescue)(void *), void *arg)
 {
 	pthread_mutex_lock(&tasks_lock);

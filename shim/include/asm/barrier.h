@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: memory barriers as C11 fences. */
+/*
+ * Shim kind: dup - include/asm-generic/barrier.h (v6.1), keep in sync.
+ *
+ * Userspace shim: memory barriers as C11 fences.
+ */
 #ifndef _SHIM_ASM_BARRIER_H
 #define _SHIM_ASM_BARRIER_H
 

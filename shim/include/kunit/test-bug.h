@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Failing the running KUnit case from code that has no struct kunit. */
+/*
+ * Shim kind: dup - include/kunit/test-bug.h (v6.1), keep in sync.
+ *
+ * Failing the running KUnit case from code that has no struct kunit.
+ */
 #ifndef _SHIM_KUNIT_TEST_BUG_H
 #define _SHIM_KUNIT_TEST_BUG_H
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/kunit/test.h (v6.1), a subset, keep in
+ *   sync; strict: each case runs in a process of its own and fails on the
+ *   shim's end-of-test checks (leaks, held locks, live kthreads...).
+ *
  * KUnit's test-writing API for userspace.  Test files written against
  * the kernel's <kunit/test.h> compile unchanged against this one; the
  * runner (shim/kunit/kunit-check.c) turns each kunit_suite into a Check

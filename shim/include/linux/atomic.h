@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: atomic_t on the compiler's sequentially consistent builtins. */
+/*
+ * Shim kind: dup - include/linux/atomic.h (v6.1), keep in sync.
+ *
+ * Userspace shim: atomic_t on the compiler's sequentially consistent builtins.
+ */
 #ifndef _SHIM_LINUX_ATOMIC_H
 #define _SHIM_LINUX_ATOMIC_H
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/asm-generic/bug.h (v6.1), keep in sync;
+ *   strict: every WARN fails the test, and the _ONCE ones warn every time.
+ *
  * Userspace shim: WARN and BUG.  A WARN is a report (see shim/shim.h):
  * it fails the test unless the test expects it.  BUG never returns.
  */

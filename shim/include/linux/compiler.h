@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup - include/linux/compiler.h, compiler_attributes.h and
+ *   asm-generic/rwonce.h (v6.1), keep in sync.
+ *
  * Userspace shim: compiler helpers.  READ_ONCE/WRITE_ONCE are relaxed
  * atomics rather than volatile accesses so that ThreadSanitizer sees
  * them as the marked accesses they are in the kernel.

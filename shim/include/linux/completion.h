@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: completions (sleeping, hung-task bounded). */
+/*
+ * Shim kind: dup + strict - include/linux/completion.h (v6.1), keep in sync;
+ *   strict: a wait over the hung-task bound (3 s, not 120) fails the test.
+ *
+ * Userspace shim: completions (sleeping, hung-task bounded).
+ */
 #ifndef _SHIM_LINUX_COMPLETION_H
 #define _SHIM_LINUX_COMPLETION_H
 

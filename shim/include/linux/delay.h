@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup + strict - include/linux/delay.h (v6.1), keep in sync; 1 ms
+ *   resolution; strict: msleep() in atomic context fails the test.
+ */
 #ifndef _SHIM_LINUX_DELAY_H
 #define _SHIM_LINUX_DELAY_H
 

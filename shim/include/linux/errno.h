@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: stub - for include/linux/errno.h (v6.1): the UAPI <asm/errno.h>;
+ *   leaves out the kernel-only codes (EPROBE_DEFER, ERESTARTSYS...).
+ *
  * The kernel's errno values.  glibc's <errno.h> reaches this header by
  * the name <linux/errno.h>, so it must define the values itself (from
  * the UAPI asm header) rather than include <errno.h>.

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: exports only check that the symbol exists. */
+/*
+ * Shim kind: stub - for include/linux/export.h (v6.1); leaves out the symbol
+ *   tables and namespaces.
+ *
+ * Userspace shim: exports only check that the symbol exists.
+ */
 #ifndef _SHIM_LINUX_EXPORT_H
 #define _SHIM_LINUX_EXPORT_H
 

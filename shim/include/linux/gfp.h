@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/gfp_types.h and gfp.h (v6.1), keep in sync;
+ *   only the blocking, zeroing and no-warn flags, with values of their own.
+ */
 #ifndef _SHIM_LINUX_GFP_H
 #define _SHIM_LINUX_GFP_H
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/irqflags.h (v6.1), keep in sync;
+ *   strict: bad restore flags, or irqs enabled in a hardirq, fail the test.
+ *
  * Userspace shim: a per-task "interrupts disabled" flag.  The saved
  * flags really carry the previous state, so an unbalanced or mismatched
  * restore is visible.  Simulated interrupts (shim_raise_irq) are

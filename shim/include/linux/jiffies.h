@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: one jiffy is one millisecond of CLOCK_MONOTONIC. */
+/*
+ * Shim kind: dup - include/linux/jiffies.h (v6.1), keep in sync; HZ is 1000.
+ *
+ * Userspace shim: one jiffy is one millisecond of CLOCK_MONOTONIC.
+ */
 #ifndef _SHIM_LINUX_JIFFIES_H
 #define _SHIM_LINUX_JIFFIES_H
 

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/kernel.h (v6.1), a subset, keep in sync.
+ */
 #ifndef _SHIM_LINUX_KERNEL_H
 #define _SHIM_LINUX_KERNEL_H
 

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/kref.h (v6.1), keep in sync; the checks are
+ *   refcount_t's.
+ */
 #ifndef _SHIM_LINUX_KREF_H
 #define _SHIM_LINUX_KREF_H
 

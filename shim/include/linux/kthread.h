@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/kthread.h (v6.1), keep in sync;
+ *   strict: a kthread still running when the test ends fails the test.
+ *
  * Userspace shim: kthreads.  As in the kernel, a thread made by
  * kthread_create() runs once woken and kthread_stop() waits for it and
  * returns its result.  A kthread still running when the test ends is

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/list.h (v6.1), a subset, keep in
+ *   sync; strict: CONFIG_DEBUG_LIST's checks are always on, and fatal.
+ *
  * Userspace shim: doubly linked lists, with the checks of the kernel's
  * CONFIG_DEBUG_LIST always on.  Corruption is reported, not survived.
  */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/lockdep.h (v6.1), a subset, keep
+ *   in sync; strict: a failed lockdep_assert_held() fails the test.
+ *
  * Userspace shim: lock classes.  As in the kernel, a lock initialised at
  * run time gets the class of its initialisation site (a static key
  * there); a statically initialised lock is a class of its own.

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/minmax.h (v6.1) less its type check, keep
+ *   in sync.
+ */
 #ifndef _SHIM_LINUX_MINMAX_H
 #define _SHIM_LINUX_MINMAX_H
 

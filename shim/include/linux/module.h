@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: stub - for include/linux/module.h (v6.1); leaves out modules:
+ *   THIS_MODULE is NULL and MODULE_*() declare nothing.
+ */
 #ifndef _SHIM_LINUX_MODULE_H
 #define _SHIM_LINUX_MODULE_H
 

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: sleeping mutexes, lockdep-tracked like spinlocks. */
+/*
+ * Shim kind: dup + strict - include/linux/mutex.h (v6.1), keep in sync;
+ *   strict: every lockdep report fails the test (lockdep never turns off),
+ *   and so does a wait over the hung-task bound (3 s).
+ *
+ * Userspace shim: sleeping mutexes, lockdep-tracked like spinlocks.
+ */
 #ifndef _SHIM_LINUX_MUTEX_H
 #define _SHIM_LINUX_MUTEX_H
 

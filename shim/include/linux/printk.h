@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: printk to stderr, log level prefixes as in the kernel. */
+/*
+ * Shim kind: dup - include/linux/printk.h (v6.1), keep in sync; every level
+ *   goes to stderr, and to the log shim_log_contains() reads.
+ *
+ * Userspace shim: printk to stderr, log level prefixes as in the kernel.
+ */
 #ifndef _SHIM_LINUX_PRINTK_H
 #define _SHIM_LINUX_PRINTK_H
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/refcount.h (v6.1), a subset, keep
+ *   in sync; strict: an addition on 0 or an underflow fails the test.
+ *
  * Userspace shim: refcount_t.  As in the kernel, an increment from zero
  * and an underflow are reported; unlike the kernel the counter is then
  * left alone instead of saturating, and the report fails the test.

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/sched.h (v6.1), a subset, keep in
+ *   sync; strict: any sleep over the hung-task bound (3 s) fails the test.
+ *
  * Userspace shim: tasks are pthreads.  set_current_state(), schedule()
  * and wake_up_process() follow the kernel's protocol exactly: a wake-up
  * between setting the state and calling schedule() is not lost.  A
@@ -43,7 +46,6 @@ long __shim_schedule_timeout(long timeout, const char *file, int line,
 	__shim_schedule_timeout((t), __FILE__, __LINE__, __func__)
 
 int wake_up_process(struct task_struct *p);
-void yield(void);
 
 static inline int task_is_running(struct task_struct *p)
 {

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: counting semaphores (sleeping, hung-task bounded). */
+/*
+ * Shim kind: dup + strict - include/linux/semaphore.h (v6.1), keep in sync;
+ *   strict: a down() over the hung-task bound (3 s) fails the test.
+ *
+ * Userspace shim: counting semaphores (sleeping, hung-task bounded).
+ */
 #ifndef _SHIM_LINUX_SEMAPHORE_H
 #define _SHIM_LINUX_SEMAPHORE_H
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/slab.h (v6.1), a subset, keep in
+ *   sync; strict: a leak, or GFP_KERNEL in atomic context, fails the test.
+ *
  * Userspace shim: every allocation is accounted with its call site.  A
  * GFP_KERNEL allocation in atomic context is reported, a freed block is
  * poisoned and quarantined so later writes to it are found, blocks a

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: dup + strict - include/linux/spinlock.h (v6.1), keep in sync;
+ *   strict: every lockdep report fails the test (lockdep never turns off),
+ *   and so does a wait over the hung-task bound (3 s).
+ *
  * Userspace shim: spinlocks.  Taking one makes the task atomic (no
  * sleeping), recursion and unlocking a lock the task does not hold are
  * reported, and a lock that cannot be had within the hung-task bound is

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/spinlock_types.h (v6.1), keep in sync.
+ */
 #ifndef _SHIM_LINUX_SPINLOCK_TYPES_H
 #define _SHIM_LINUX_SPINLOCK_TYPES_H
 

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: dup - include/linux/stringify.h (v6.1), keep in sync.
+ */
 #ifndef _SHIM_LINUX_STRINGIFY_H
 #define _SHIM_LINUX_STRINGIFY_H
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace shim: the kernel's fixed-width and basic types. */
+/*
+ * Shim kind: dup - include/linux/types.h (v6.1), a subset, keep in sync.
+ *
+ * Userspace shim: the kernel's fixed-width and basic types.
+ */
 #ifndef _SHIM_LINUX_TYPES_H
 #define _SHIM_LINUX_TYPES_H
 

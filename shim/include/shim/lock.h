@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: custom - the lock under spinlock_t and struct mutex.
+ *
  * The one lock the shim builds spinlock_t and struct mutex on: a pthread
  * mutex (so helgrind, DRD and TSan see a real lock) plus the owner and
  * the lockdep class the shim's checks need.

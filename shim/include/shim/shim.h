@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: custom - what tests ask of the shim beyond the kernel API.
+ *
  * The shim's own interface: what a userspace test can ask of the fake
  * kernel beyond the kernel API itself.  Kernel-dialect code never
  * includes this; tests that only make sense in userspace do.
@@ -116,9 +118,9 @@ int shim_test_end(void);
  */
 int shim_run_in_child(void (*fn)(void *), void *arg, char *title, size_t len);
 
-/* --- internals shared between shim files ------------------------------- */
+/* --- time -------------------------------------------------------------- */
 
+/* Milliseconds of CLOCK_MONOTONIC: what jiffies reads. */
 long shim_now_ms(void);
-const char *shim_task_name(struct task_struct *p);
 
 #endif

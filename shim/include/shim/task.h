@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the shim keeps per task, beside the kernel's task_struct fields. */
+/*
+ * Shim kind: custom - the shim's per-task state in struct task_struct.
+ *
+ * What the shim keeps per task, beside the kernel's task_struct fields.
+ */
 #ifndef _SHIM_SHIM_TASK_H
 #define _SHIM_SHIM_TASK_H
 

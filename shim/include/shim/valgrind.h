@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Shim kind: custom - annotations for valgrind's tools (no-ops elsewhere).
+ *
  * Annotations for valgrind's race detectors, compiled in only in the
  * valgrind build (-DSHIM_VALGRIND).  Helgrind and DRD do not know the
  * compiler's atomics, so the kernel's marked accesses would be reported
