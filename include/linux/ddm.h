@@ -2,6 +2,11 @@
 /*
  * ddm.h - a driver-binding core on klists.
  *
+ * ddm stands for "device/driver model": the driver-model core of the
+ * 2005 driver-model locking work, kept apart from the kernel's own.
+ * lib/ddm/dd.c is that work's drivers/base/dd.c (binding), lib/ddm/bus.c
+ * its bus, device and driver registration.
+ *
  * The bus/device/driver binding of the 2005 driver-model locking work
  * (drivers/base/dd.c and the bus klists), with what the kernel learned
  * since applied.  Every name carries a ddm_ prefix so that it links in a
