@@ -3,7 +3,9 @@
  * klist.c - lists whose nodes carry a reference count.
  *
  * After the 2005 design by Patrick Mochel, with what the kernel learned
- * since applied (the K-lessons of the project's design notes).
+ * since applied.  Each lesson has an id (K1-K8, X1) tagged in a comment
+ * where the code applies it; the klist-port project's docs/lessons.md
+ * tells each one's story, its regression test and its defect patch.
  *
  * Each linked node holds one reference for being on the list; an
  * iterator standing on a node holds another.  klist_del() marks the
@@ -27,7 +29,14 @@
 
 /*
  * struct klist is pointer-aligned, so the low bit of n_klist is free:
- * it marks a node that was deleted but is still held by an iterator.
+ * it marks a node that was deleted but is still held by an iterator
+ * (K2: walks step past a dead node but never return it).
+ *
+ * n_klist is written under k_lock, or before the node is linked, but
+ * also read without the lock (klist_node_attached(), and the first look
+ * of the calls that find their list through the node): the READ_ONCE()s
+ * in knode_klist(), knode_dead() and klist_node_attached() pair with the
+ * WRITE_ONCE()s in knode_set_klist() and knode_kill().
  */
 #define KNODE_DEAD		1LU
 #define KNODE_KLIST_MASK	~KNODE_DEAD
@@ -45,11 +54,16 @@ static bool knode_dead(struct klist_node *knode)
 
 static void knode_set_klist(struct klist_node *knode, struct klist *klist)
 {
+	/*
+	 * Pairs with the READ_ONCE()s in knode_klist(), knode_dead() and
+	 * klist_node_attached().
+	 */
 	WRITE_ONCE(knode->n_klist, klist);
 }
 
 static void knode_kill(struct klist_node *knode)
 {
+	/* Under k_lock; pairs with the lockless READ_ONCE() in knode_dead(). */
 	WRITE_ONCE(knode->n_klist,
 		   (void *)((unsigned long)knode->n_klist | KNODE_DEAD));
 }
@@ -66,7 +80,7 @@ static struct klist_node *to_klist_node(struct list_head *n)
  * @put: The put function for the embedding object (NULL if none)
  *
  * @get is called when a node is added, @put once a node has been taken
- * off the list, without the list lock held.
+ * off the list, without the list lock held (K5).
  */
 void klist_init(struct klist *k, void (*get)(struct klist_node *),
 		void (*put)(struct klist_node *))
@@ -83,14 +97,16 @@ static void klist_node_init(struct klist *k, struct klist_node *n)
 	INIT_LIST_HEAD(&n->n_node);
 	kref_init(&n->n_ref);
 	knode_set_klist(n, k);
+	/* K5: the list pins the object around the node while it is on it. */
 	if (k->get)
 		k->get(n);
 }
 
 /*
  * Link @n next to @at, the list head or a node on @k: after it, or
- * before it.  Only @at is named: its neighbours may change (or go) until
- * we hold the lock.
+ * before it.  X1: only @at is named, never a neighbour read before the
+ * lock is held: until then a neighbour may be released and freed.
+ * K7: like every k_lock section, with interrupts disabled.
  */
 static void klist_link(struct klist *k, struct klist_node *n,
 		       struct list_head *at, bool before)
@@ -168,7 +184,11 @@ void klist_add_before(struct klist_node *n, struct klist_node *pos)
 }
 EXPORT_SYMBOL_GPL(klist_add_before);
 
-/* A task sleeping in klist_remove(), on its own stack. */
+/*
+ * A task sleeping in klist_remove(), on its own stack.  K3: one waiter per
+ * remover, not one completion per node, so every remover of a node is
+ * woken and nothing in the node needs re-initialising when it is re-added.
+ */
 struct klist_waiter {
 	struct list_head list;
 	struct klist_node *node;
@@ -180,7 +200,7 @@ struct klist_waiter {
 static DEFINE_SPINLOCK(klist_remove_lock);
 static LIST_HEAD(klist_remove_waiters);
 
-/* The last reference is gone: unlink the node and wake its removers. */
+/* The last reference is gone: unlink the node and wake its removers (K3). */
 static void klist_release(struct kref *kref)
 {
 	struct klist_node *n = container_of(kref, struct klist_node, n_ref);
@@ -189,7 +209,7 @@ static void klist_release(struct kref *kref)
 	WARN_ON(!knode_dead(n));
 	list_del(&n->n_node);
 	/*
-	 * A remover may return, and free the node and its waiter, as soon
+	 * K6: a remover may return, and free the node and its waiter, as soon
 	 * as it sees woken set.  So everything that touches either is done
 	 * before that store: the node is detached first, the task read
 	 * first, and woken is the last write to the waiter.
@@ -203,6 +223,11 @@ static void klist_release(struct kref *kref)
 			continue;
 		list_del(&waiter->list);
 		p = waiter->process;
+		/*
+		 * Pairs with smp_load_acquire() in klist_remove(): the unlink,
+		 * the cleared n_klist and the read of the task are done before
+		 * the remover can see woken.
+		 */
 		smp_store_release(&waiter->woken, 1);
 		/* @p cannot exit before we unlock: it still has to run. */
 		wake_up_process(p);
@@ -216,10 +241,10 @@ static bool klist_dec_and_del(struct klist_node *n)
 	return kref_put(&n->n_ref, klist_release);
 }
 
-/* Drop an iterator's reference on @n. */
+/* Drop an iterator's reference on @n; K5: put() runs after the unlock. */
 static void klist_put(struct klist_node *n)
 {
-	/* Read before the put: the release clears n_klist. */
+	/* K4: read the list before the put: the release clears n_klist. */
 	struct klist *k = knode_klist(n);
 	void (*put)(struct klist_node *) = k->put;
 	unsigned long flags;
@@ -236,8 +261,9 @@ static void klist_put(struct klist_node *n)
  * Mark @n dead and drop the list's reference on it.  With @waiter, the
  * waiter is queued under the same lock, so the release cannot slip in
  * between, and a node that is already dead is fine: several tasks may
- * remove one node.  Returns -ENOENT if @n is on no list, -EALREADY if a
- * plain delete finds it dead already.
+ * remove one node (K3).  Returns -ENOENT if @n is on no list, -EALREADY
+ * if a plain delete finds it dead already.  K4: the list is read before
+ * any put; K5: put() runs after the unlock.
  */
 static int klist_kill(struct klist_node *n, struct klist_waiter *waiter)
 {
@@ -264,6 +290,7 @@ static int klist_kill(struct klist_node *n, struct klist_waiter *waiter)
 		return -EALREADY;
 	}
 	if (!knode_dead(n)) {
+		/* K2: from now on no walk returns @n. */
 		knode_kill(n);
 		last = klist_dec_and_del(n);
 	}
@@ -313,8 +340,14 @@ void klist_remove(struct klist_node *n)
 	if (klist_kill(n, &waiter))
 		return;		/* already off its list: nothing to wait for */
 
+	/*
+	 * set_current_state() before the test pairs with wake_up_process()
+	 * in klist_release(): a wake-up between the test and schedule() is
+	 * not lost.
+	 */
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
+		/* K6: pairs with smp_store_release() in klist_release(). */
 		if (smp_load_acquire(&waiter.woken))
 			break;
 		schedule();
@@ -327,10 +360,11 @@ EXPORT_SYMBOL_GPL(klist_remove);
  * klist_node_attached - Say whether a node is bound to a list or not.
  * @n: Node that we're testing.
  *
- * True from the add until the node is unlinked, dead or not.
+ * True from the add until the node is unlinked, dead or not (K4).
  */
 int klist_node_attached(struct klist_node *n)
 {
+	/* Lockless: pairs with WRITE_ONCE() in knode_set_klist(). */
 	return READ_ONCE(n->n_klist) != NULL;
 }
 EXPORT_SYMBOL_GPL(klist_node_attached);
@@ -341,8 +375,10 @@ EXPORT_SYMBOL_GPL(klist_node_attached);
  * @i: klist_iter we're filling.
  * @n: node to start with.
  *
- * The walk starts after @n and holds a reference on it meanwhile.  If
- * @n has been deleted already (or is NULL) the walk starts at the head.
+ * The walk starts after @n and holds a reference on it meanwhile (K1).
+ * If @n has been deleted already (or is NULL) the walk starts at the
+ * head.  Unlike 6.1, that includes a node deleted but still linked,
+ * which 6.1 would start after; see K1 in docs/lessons.md.
  */
 void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 			  struct klist_node *n)
@@ -354,6 +390,7 @@ void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 	if (WARN(knode_klist(n) && knode_klist(n) != k,
 		 "klist: walk of %p starts from a node of another list\n", k))
 		return;
+	/* K1: the walk's own reference, which its first step drops. */
 	if (!knode_dead(n) && kref_get_unless_zero(&n->n_ref))
 		i->i_cur = n;
 }
@@ -386,7 +423,12 @@ void klist_iter_exit(struct klist_iter *i)
 }
 EXPORT_SYMBOL_GPL(klist_iter_exit);
 
-/* One step of a walk, either way: take the next live node, drop the old. */
+/*
+ * One step of a walk, either way: take the next live node, drop the old.
+ * K7: under k_lock with interrupts disabled, so an interrupt that walks
+ * the list cannot spin on a lock its own CPU holds.  K5: put() runs
+ * after the unlock.
+ */
 static struct klist_node *klist_step(struct klist_iter *i, bool forward)
 {
 	struct klist *k = i->i_klist;
@@ -402,6 +444,7 @@ static struct klist_node *klist_step(struct klist_iter *i, bool forward)
 	     pos = forward ? pos->next : pos->prev) {
 		struct klist_node *n = to_klist_node(pos);
 
+		/* K2: step past dead nodes, never return them. */
 		if (knode_dead(n))
 			continue;
 		kref_get(&n->n_ref);

@@ -150,7 +150,10 @@ static int ddm_device_add_object(struct ddm_device *dev)
 			goto put;
 		}
 	}
-	/* Read unlocked by ddm_class_device_create() for a `device` link. */
+	/*
+	 * Read unlocked by ddm_class_device_create() for a `device` link:
+	 * pairs with the READ_ONCE() in __ddm_class_device_create().
+	 */
 	WRITE_ONCE(dev->obj, obj);
 	return 0;
 put:
@@ -165,9 +168,9 @@ put:
  * The device joins the bus list before it is probed: a driver that
  * registers meanwhile then finds it on the list, or is found by this
  * probe (D2).  Its "add" event comes after its `dev` attribute exists
- * and before the probe, so before any "bind".  Not finding a driver is
- * not an error.  On error the caller still drops its reference with
- * ddm_put_device().
+ * (H1) and before the probe, so before any "bind".  Not finding a
+ * driver is not an error.  On error the caller still drops its
+ * reference with ddm_put_device().
  *
  * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before,
  * -ENOMEM.
@@ -216,7 +219,9 @@ static bool ddm_device_leave_bus(struct ddm_device *dev)
 	/*
 	 * Marked deleted before the unbind: a probe that takes the device
 	 * lock after this point refuses the device, so no driver can bind
-	 * to it once the unbind below is done.
+	 * to it once the unbind below is done.  The atomic_read() in
+	 * ddm_really_probe() pairs with this through the device lock, which
+	 * ddm_device_release_driver() takes next.
 	 */
 	old = atomic_cmpxchg(&dev->state, DDM_DEV_ADDED, DDM_DEV_DELETED);
 	if (WARN(old != DDM_DEV_ADDED,
@@ -330,7 +335,8 @@ EXPORT_SYMBOL_GPL(ddm_put_device);
  *
  * The driver joins the bus list before it probes the devices already
  * there, for the same reason as in ddm_device_add() (D2).  Its "add"
- * event comes before the "bind" events of those devices.
+ * event is emitted here, not by its object's creation (H1), and comes
+ * before the "bind" events of those devices.
  *
  * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered,
  * -ENOMEM.
@@ -413,6 +419,7 @@ int ddm_bus_for_each_dev(struct ddm_bus *bus, struct ddm_device *start,
 	struct klist_node *n;
 	int error = 0;
 
+	/* D5: a NULL bus is -EINVAL, quietly, as in the RFC. */
 	if (!bus || WARN_ON(!fn))
 		return -EINVAL;
 	klist_iter_init_node(&bus->klist_devices, &i,
@@ -445,6 +452,7 @@ int ddm_bus_for_each_drv(struct ddm_bus *bus, struct ddm_driver *start,
 	struct klist_node *n;
 	int error = 0;
 
+	/* D5: as ddm_bus_for_each_dev(). */
 	if (!bus || WARN_ON(!fn))
 		return -EINVAL;
 	klist_iter_init_node(&bus->klist_drivers, &i,
@@ -478,6 +486,7 @@ int ddm_driver_for_each_device(struct ddm_driver *drv,
 	struct klist_node *n;
 	int error = 0;
 
+	/* D5: likewise a NULL driver. */
 	if (!drv || WARN_ON(!fn))
 		return -EINVAL;
 	klist_iter_init_node(&drv->klist_devices, &i,

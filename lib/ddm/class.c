@@ -4,7 +4,7 @@
  *
  * class_create()/class_destroy() and class_device_create()/
  * class_device_destroy() of 2005, on ddm objects, with the hotplug
- * split applied: a class device's "add" event is emitted after its
+ * split applied (H1): a class device's "add" event is emitted after its
  * `dev` attribute and `device` link exist, its "remove" event after
  * they are gone and before its object is deleted (as
  * class_device_del() and 6.1's device_del() do).
@@ -205,6 +205,7 @@ struct ddm_class_device *__ddm_class_device_create(struct ddm_class *cls,
 		goto free_name;
 	if (device) {
 		ret = -ENODEV;
+		/* Pairs with the WRITE_ONCE() in ddm_device_add_object(). */
 		target = READ_ONCE(device->obj);
 		if (!target)
 			goto free_name;
@@ -223,7 +224,7 @@ struct ddm_class_device *__ddm_class_device_create(struct ddm_class *cls,
 	kfree(name);
 	if (ret)
 		goto put;
-	/* Everything a listener looks up exists before the event. */
+	/* H1: everything a listener looks up exists before the event. */
 	ret = ddm_object_add_devt_attr(&cd->obj, devno);
 	if (!ret && target)
 		ret = ddm_object_add_link(&cd->obj, "device", target);

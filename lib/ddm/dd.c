@@ -33,7 +33,8 @@ static bool ddm_match(struct ddm_driver *drv, struct ddm_device *dev)
 
 /*
  * Put a device whose dev->driver is set on that driver's list and
- * announce it, its `driver` link first.  Fails only for the link.
+ * announce it, its `driver` link first (as H1: what a listener looks up
+ * exists before the event).  Fails only for the link.
  */
 static int ddm_driver_bound(struct ddm_device *dev)
 {
@@ -72,6 +73,7 @@ int ddm_device_bind_driver(struct ddm_device *dev)
 		 "ddm: binding device %s to unregistered driver %s\n",
 		 dev->name, dev->driver->name))
 		return -EINVAL;
+	/* D4: one driver per device, and a linked node is never re-added. */
 	if (WARN(ddm_device_is_bound(dev), "ddm: device %s already bound\n",
 		 dev->name))
 		return -EBUSY;
@@ -81,7 +83,9 @@ EXPORT_SYMBOL_GPL(ddm_device_bind_driver);
 
 /*
  * Probe @dev with @drv, which matches it.  Called with the device lock
- * held, which is what makes the checks below hold until the bind.
+ * held, which is what makes the checks below hold until the bind, and
+ * orders the read of dev->state after the atomic_cmpxchg() that marks
+ * it deleted in ddm_device_leave_bus().
  */
 static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
 {
@@ -197,7 +201,7 @@ static int ddm_driver_attach_device(struct ddm_device *dev, void *data)
 	if (!ddm_match(drv, dev))
 		return 0;
 	ddm_device_lock(dev);
-	/* -EBUSY for devices bound already is expected here. */
+	/* D4: -EBUSY for devices bound already is expected here. */
 	ddm_really_probe(drv, dev);
 	ddm_device_unlock(dev);
 	return 0;

@@ -2,11 +2,11 @@
 /*
  * object.c - objects of the ddm core and their attributes and links.
  *
- * The kobject of the 2005 driver model after the hotplug split: adding
- * or deleting an object emits no event (lib/ddm/uevent.c emits them on
- * request), only the register/unregister wrappers do.  Attributes and
- * links stand in for the files and symlinks of the object's sysfs
- * directory; see include/linux/ddm_object.h.
+ * The kobject of the 2005 driver model after the hotplug split (H1):
+ * adding or deleting an object emits no event (lib/ddm/uevent.c emits
+ * them on request), only the register/unregister wrappers do.
+ * Attributes and links stand in for the files and symlinks of the
+ * object's sysfs directory; see include/linux/ddm_object.h.
  *
  * Locking: obj->lock (a spinlock) protects the object's state and its
  * entries.  Entries are allocated before and freed after the lock is
@@ -128,7 +128,7 @@ EXPORT_SYMBOL_GPL(ddm_object_init);
  * @parent: its parent, added, or NULL
  * @name: its name, copied
  *
- * Emits no event: create the attributes and links, then call
+ * Emits no event (H1): create the attributes and links, then call
  * ddm_object_uevent(@obj, DDM_UEVENT_ADD).  May sleep.
  *
  * Return: 0; -EINVAL for a NULL @obj or @name; -ENOMEM; -ENOENT if
@@ -180,7 +180,7 @@ EXPORT_SYMBOL_GPL(ddm_object_add);
  * @obj: the object, added
  *
  * Removes every attribute and link, dropping the links' references.
- * Emits no event: emit DDM_UEVENT_REMOVE before this.  The caller's
+ * Emits no event (H1): emit DDM_UEVENT_REMOVE before this.  The caller's
  * reference is left alone.  May sleep.
  */
 void ddm_object_del(struct ddm_object *obj)
@@ -199,8 +199,9 @@ EXPORT_SYMBOL_GPL(ddm_object_del);
  * @parent: its parent, added, or NULL
  * @name: its name, copied
  *
- * ddm_object_add() then the DDM_UEVENT_ADD event, as kobject_register():
- * for objects whose attributes need not exist before the event.
+ * ddm_object_add() then the DDM_UEVENT_ADD event, as kobject_register()
+ * still does after the split (H1): for objects whose attributes need not
+ * exist before the event.
  *
  * Return: as ddm_object_add(); or the event's error, after which @obj is
  * deleted again.  On error the caller still drops its reference.

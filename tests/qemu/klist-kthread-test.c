@@ -21,6 +21,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
 #include <linux/klist.h>
 #include <linux/kref.h>
 #include <linux/kthread.h>
@@ -144,7 +145,7 @@ static void kkt_visit(struct kkt_thread *t, struct klist_node *kn,
 		atomic_inc(&ctx->dups);
 	n->seen[t->idx] = t->walk_no;
 	n->seen_adds[t->idx] = adds;
-	/* pairs with the release in kkt_unlink(): see the deletion done */
+	/* pairs with smp_store_release() in kkt_unlink(): deletion done */
 	del = smp_load_acquire(&n->deleted_at);
 	if (del && del <= started)
 		atomic_inc(&ctx->stale);
@@ -168,7 +169,11 @@ static void kkt_walk(struct kkt_thread *t, struct klist_node *start,
 	else
 		klist_iter_init(&ctx->list, &iter);
 	started = atomic_long_read(&ctx->del_clock);
-	/* order the clock read before the list reads of the walk */
+	/*
+	 * order the clock read before the list reads of the walk; pairs
+	 * with the fully ordered atomic_long_inc_return() in kkt_unlink(),
+	 * which follows the klist_del/remove
+	 */
 	smp_mb();
 	if (irqs_off)
 		local_irq_save(flags);
@@ -245,7 +250,10 @@ static void kkt_unlink(struct kkt_thread *t, int i, bool remove, bool readd)
 	} else {
 		klist_del(&n->kn);
 	}
-	/* publish the deletion time after klist_del/remove returned */
+	/*
+	 * publish the deletion time after klist_del/remove returned; pairs
+	 * with the smp_load_acquire() in kkt_visit()
+	 */
 	smp_store_release(&n->deleted_at,
 			  atomic_long_inc_return(&ctx->del_clock));
 	if (remove && readd) {
@@ -317,6 +325,10 @@ static void klist_kthread_walk_add_del_remove(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(th[i].task));
 		get_task_struct(th[i].task);
 	}
+	/*
+	 * The sleep is the point: the threads run for a bounded time, and
+	 * nothing is awaited; the invariants are checked as they go.
+	 */
 	msleep(KKT_RUN_MS);
 	/* mutators first: they empty the list while walkers still walk */
 	for (i = KKT_THREADS - 1; i >= 0; i--) {
@@ -352,7 +364,6 @@ static void klist_kthread_walk_add_del_remove(struct kunit *test)
 
 struct kkt_remover {
 	struct klist_node *kn;
-	struct completion started;
 	struct completion done;
 };
 
@@ -360,10 +371,28 @@ static int kkt_remover_fn(void *data)
 {
 	struct kkt_remover *r = data;
 
-	complete(&r->started);
 	klist_remove(r->kn);
 	complete(&r->done);
 	return 0;
+}
+
+/*
+ * Wait until @t sleeps in klist_remove(): a remover enters
+ * TASK_UNINTERRUPTIBLE only there, after queueing its waiter and killing
+ * the node (a new kthread's own sleep ends before kthread_run() returns).
+ * Nothing signals "now asleep", so poll the state; the short sleep only
+ * paces the poll.
+ */
+static bool kkt_remover_waiting(struct task_struct *t)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(10000);
+
+	while (READ_ONCE(t->__state) != TASK_UNINTERRUPTIBLE) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
 }
 
 static void klist_kthread_two_removers(struct kunit *test)
@@ -395,16 +424,16 @@ static void klist_kthread_two_removers(struct kunit *test)
 
 	for (i = 0; i < 2; i++) {
 		r[i].kn = &n->kn;
-		init_completion(&r[i].started);
 		init_completion(&r[i].done);
 		task[i] = kthread_run(kkt_remover_fn, &r[i], "kkt-rm/%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task[i]));
-		wait_for_completion(&r[i].started);
+		get_task_struct(task[i]);
 	}
-	msleep(200);
-	/* neither remover may return while the walk holds the node */
-	for (i = 0; i < 2; i++)
+	/* both are waiting, and neither may return while the walk holds it */
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_TRUE(test, kkt_remover_waiting(task[i]));
 		KUNIT_EXPECT_FALSE(test, completion_done(&r[i].done));
+	}
 	/* a new walk no longer sees it */
 	{
 		struct klist_iter it2;
@@ -415,9 +444,11 @@ static void klist_kthread_two_removers(struct kunit *test)
 	}
 
 	klist_iter_exit(&iter);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&r[i].done,
 								  20 * HZ), 0UL);
+		put_task_struct(task[i]);
+	}
 	KUNIT_EXPECT_FALSE(test, klist_node_attached(&n->kn));
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->gets), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->puts), 1);

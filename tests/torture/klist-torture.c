@@ -31,6 +31,19 @@
  *
  * The last line is "SUMMARY: ...", with the seed; --seed replays it (see
  * README for how far a seed fixes a run).
+ *
+ * Lesson X1 is this program's: it is the regression test of a bug of the
+ * port's own first draft, which it found in its first second.  The
+ * draft's klist_add_tail() and klist_add_before() read the neighbour to
+ * insert after (the tail, or @pos's prev) before taking k_lock; by the
+ * time the lock was held, a release could have unlinked that neighbour
+ * and its remover freed it, and the new node was linked next to freed
+ * memory ("list_add corruption", or SIGSEGV).  The fix names only the
+ * anchor (the head, or @pos, which the caller keeps linked) and finds
+ * its neighbour under the lock.  tests/defects/klist/
+ * X1-add-reads-neighbour-unlocked.patch puts the draft back; run this
+ * program against it (scripts/time-to-detect.sh does) and it fails
+ * within a second.  docs/lessons.md tells the whole story.
  */
 #include <getopt.h>
 #include <stdarg.h>

@@ -2,8 +2,12 @@
 /*
  * One regression test per lesson of the klist history (K1-K5, K8; the
  * lessons that need the shim's hooks, K6 and K7, are in the userspace
- * suite).  Each test is named after its lesson and fails when the
- * lesson is undone in lib/klist.c.  Shared with KUnit in the kernel.
+ * suite).  Each test is named after its lesson, tells its story in its
+ * header and fails when the lesson is undone in lib/klist.c by the
+ * defect patch it names (ctest -L defects checks that it does).  The
+ * whole story of each lesson is in docs/lessons.md.  Shared with KUnit
+ * in the kernel, so kernel APIs only: the tests that need a task to be
+ * blocked in klist_remove() wait for that state, never for a fixed time.
  */
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
@@ -11,7 +15,10 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 struct kl_obj {
@@ -76,7 +83,24 @@ static int kl_id(struct klist_node *n)
 	return n ? container_of(n, struct kl_obj, kn)->id : -1;
 }
 
-/* K1: starting a walk from a node takes a reference on it. */
+/*
+ * K1: starting a walk from a node takes a reference on it.
+ *
+ * The RFC's klist_iter_init_node() only stored the node; the walk's
+ * first klist_next() then dropped a reference it never took.  So:
+ *  1. node 1 is on the list with one reference, the list's;
+ *  2. a walk starts from node 1 (no reference taken);
+ *  3. its first step drops "its" reference on node 1: the count hits
+ *     zero and node 1 is unlinked although nobody deleted it (a later
+ *     klist_del() of it underflows).  A task deleting node 1 between 2
+ *     and 3 frees it under the walk.
+ * Here the walk must hold a second reference, and its step must drop
+ * exactly that one.
+ *
+ * tests/defects/klist/K1-iter-init-node-takes-no-reference.patch undoes
+ * it: the count is 1, and the step releases node 1 ("WARNING: at
+ * klist.c ... klist_release()": released while not dead).
+ */
 static void klist_k1_iter_init_node_takes_reference(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 3);
@@ -97,7 +121,21 @@ static void klist_k1_iter_init_node_takes_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
 }
 
-/* K2: a deleted node is never returned by a walk, even while held. */
+/*
+ * K2: a deleted node is never returned by a walk, even while held.
+ *
+ * In the RFC klist_del() only dropped a count; a node an iterator
+ * still stood on stayed linked and visible.  So:
+ *  1. walk A stands on node 1 (a bus walk standing on a device);
+ *  2. node 1 is deleted (the device is unregistered): it stays linked,
+ *     held by A;
+ *  3. a new walk B (a driver registering, probing every device)
+ *     returns node 1: a device that is going away gets probed.
+ * Here walk B must not see node 1, and A must still step past it.
+ *
+ * tests/defects/klist/K2-walks-return-deleted-nodes.patch undoes it:
+ * walk B sees 3 nodes, the deleted one among them.
+ */
 static void klist_k2_deleted_node_not_returned(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 3);
@@ -133,14 +171,16 @@ struct kl_remover {
 	struct task_struct *task;
 };
 
+/*
+ * Returns as soon as klist_remove() does: the test holds a reference on
+ * the task, so kthread_stop() may still reap it afterwards.
+ */
 static int kl_remover_fn(void *data)
 {
 	struct kl_remover *r = data;
 
 	klist_remove(r->node);
 	complete(&r->done);
-	while (!kthread_should_stop())
-		msleep(1);
 	return 0;
 }
 
@@ -151,9 +191,52 @@ static void kl_start_remover(struct kunit *test, struct kl_remover *r,
 	init_completion(&r->done);
 	r->task = kthread_run(kl_remover_fn, r, "kl-remover-%d", i);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
+	get_task_struct(r->task);
 }
 
-/* K3: every task removing one node is woken when it goes. */
+static void kl_stop_remover(struct kl_remover *r)
+{
+	kthread_stop(r->task);
+	put_task_struct(r->task);
+}
+
+/*
+ * Wait until @r's task sleeps in klist_remove().  These kthreads enter
+ * TASK_UNINTERRUPTIBLE only there, once klist_remove() has queued their
+ * waiter and killed the node (the sleep of a new kthread ends before
+ * kthread_run() returns): from then on the remover is committed to wait
+ * for the last reference.  Neither world offers an event for "now
+ * asleep", so this polls the task's state; the short sleep only paces
+ * the poll, the state is the handshake.
+ */
+static bool kl_remover_waiting(struct kl_remover *r)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(10000);
+
+	while (READ_ONCE(r->task->__state) != TASK_UNINTERRUPTIBLE) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * K3: every task removing one node is woken when it goes.
+ *
+ * The RFC gave each node one completion, and its release called
+ * complete(), which wakes one waiter:
+ *  1. a walk holds node 0;
+ *  2. remover 0 and remover 1 both klist_remove() node 0 and sleep;
+ *  3. the walk moves on: the release wakes remover 0 only;
+ *  4. remover 1 sleeps forever (the device core hangs).
+ * Here both removers are seen waiting in klist_remove() before the walk
+ * lets go, and both must return.
+ *
+ * tests/defects/klist/K3-release-wakes-one-remover.patch undoes it (the
+ * release stops after the first waiter): "INFO: task kl-remover-1
+ * blocked for more than 1000 ms in klist_remove".
+ */
 static void klist_k3_every_remover_woken(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 2);
@@ -165,15 +248,17 @@ static void klist_k3_every_remover_woken(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kl_id(klist_next(&holder)), 0);
 	for (i = 0; i < 2; i++)
 		kl_start_remover(test, &r[i], &c->obj[0]->kn, i);
-	msleep(100);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, kl_remover_waiting(&r[i]),
+				      "remover %d never waited", i);
 		KUNIT_EXPECT_FALSE(test, completion_done(&r[i].done));
+	}
 	klist_iter_exit(&holder);
 	for (i = 0; i < 2; i++) {
 		KUNIT_EXPECT_NE_MSG(test, wait_for_completion_timeout(&r[i].done,
 					msecs_to_jiffies(2000)), 0UL,
 				    "remover %d was never woken", i);
-		kthread_stop(r[i].task);
+		kl_stop_remover(&r[i]);
 	}
 	KUNIT_EXPECT_FALSE(test, klist_node_attached(&c->obj[0]->kn));
 	kref_put(&c->obj[0]->ref, kl_obj_release);
@@ -181,7 +266,14 @@ static void klist_k3_every_remover_woken(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 2);
 }
 
-/* K3: once klist_remove() returns, the node can be added again. */
+/*
+ * K3: once klist_remove() returns, the node can be added again.
+ *
+ * The RFC's per-node completion was re-initialised by the next add, even
+ * while a remover still waited on it.  Here the waiter lives on the
+ * remover's stack, so a node removed while held by a walk (the remover
+ * seen waiting first) is re-added and walked, three times over.
+ */
 static void klist_k3_readd_after_remove(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 2);
@@ -194,11 +286,11 @@ static void klist_k3_readd_after_remove(struct kunit *test)
 		klist_iter_init_node(&c->k, &holder, &c->obj[0]->kn);
 		KUNIT_ASSERT_EQ(test, kl_id(klist_next(&holder)), 1);
 		kl_start_remover(test, &r, n, round);
-		msleep(20);
+		KUNIT_EXPECT_TRUE(test, kl_remover_waiting(&r));
 		klist_iter_exit(&holder);
 		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&r.done,
 					msecs_to_jiffies(2000)), 0UL);
-		kthread_stop(r.task);
+		kl_stop_remover(&r);
 		KUNIT_EXPECT_FALSE(test, klist_node_attached(n));
 		klist_add_tail(n, &c->k);
 		seen = 0;
@@ -213,7 +305,21 @@ static void klist_k3_readd_after_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 2);
 }
 
-/* K4: klist_node_attached() is true exactly while the node is linked. */
+/*
+ * K4: klist_node_attached() is true exactly while the node is linked.
+ *
+ * The RFC's put unlocked the list through n->n_klist after the put; once
+ * the release clears n_klist (which klist_node_attached() needs):
+ *  1. a walk holds node 0, and node 0 is deleted (dead, still linked);
+ *  2. the walk ends: its put locks the list found through n_klist;
+ *  3. the count hits zero: the release unlinks node 0, n_klist = NULL;
+ *  4. the unlock reads n_klist again: NULL dereference.
+ * Here node 0 must read attached while dead but linked, detached after
+ * the walk's put, and the list must stay usable.
+ *
+ * tests/defects/klist/K4-unlock-through-cleared-list-pointer.patch undoes
+ * it: SIGSEGV in the walk's klist_iter_exit().
+ */
 static void klist_k4_attached_exactly_while_linked(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 2);
@@ -248,7 +354,19 @@ static void k5_checking_put(struct klist_node *n)
 	atomic_inc(&k5_puts);
 }
 
-/* K5: put runs after the final unlink, with the lock dropped. */
+/*
+ * K5: put runs after the final unlink, with the lock dropped.
+ *
+ * The put hook drops the embedding object's reference and may free it,
+ * so it may sleep: called under k_lock (interrupts off) it sleeps in
+ * atomic context.  Here each of the four ways a node can be let go (a
+ * step, the walk's end, klist_del(), klist_remove()) runs put once, and
+ * put finds the list lock free.
+ *
+ * tests/defects/klist/K5-put-called-under-list-lock.patch undoes it for
+ * walk steps: "put called with the list lock held" and "BUG: sleeping
+ * function called from invalid context".
+ */
 static void klist_k5_put_runs_unlocked(struct kunit *test)
 {
 	struct klist k;
@@ -274,7 +392,21 @@ static void klist_k5_put_runs_unlocked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&k5_puts), 3);
 }
 
-/* K5: a walker pins the object around its node, not just the node. */
+/*
+ * K5: a walker pins the object around its node, not just the node.
+ *
+ * Without get/put hooks (the RFC) an iterator pins the klist_node but
+ * not the device it is embedded in:
+ *  1. bus_for_each_dev() stands on device 0 and calls fn(device 0);
+ *  2. device 0 is unregistered: klist_del() and its last put_device()
+ *     free it, node included;
+ *  3. the walk's next step reads device 0's node: use after free.
+ * Here object 0 must survive its delete and its owner's put while the
+ * walk stands on it, and go at the walk's next step.
+ *
+ * tests/defects/klist/K5-no-get-put-hooks.patch undoes it: object 0 is
+ * freed at once (released == 1, its id reads garbage), then SIGSEGV.
+ */
 static void klist_k5_walker_pins_object(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 3);
@@ -302,7 +434,16 @@ struct k8_holder {
 	struct klist k;
 };
 
-/* K8: the whole 6.1 API exists and behaves: prev, add_behind/before, initialisers. */
+/*
+ * K8: the whole 6.1 API exists and behaves: prev, add_behind/before,
+ * initialisers.
+ *
+ * The RFC had no klist_prev(), klist_add_behind(), klist_add_before(),
+ * KLIST_INIT() or DEFINE_KLIST(), all of which the 6.1 driver core uses.
+ * Here each is used on a static and an embedded list.  There is no
+ * defect patch: without them this file does not compile, and the kernel
+ * series, whose booted driver core runs on this klist, would not build.
+ */
 static void klist_k8_full_6_1_api(struct kunit *test)
 {
 	static struct k8_holder h = { .k = KLIST_INIT(h.k, NULL, NULL) };
