@@ -427,8 +427,10 @@ config GCOV_PROFILE_DDM
 	bool "Enable gcov profiling of the ddm binding core"
 	depends on DDM && GCOV_KERNEL
 	help
-	  Build lib/ddm/ with gcov, as GCOV_PROFILE_FTRACE does for
-	  kernel/trace/, without profiling the whole kernel.
+	  Build the objects in lib/ddm/ with gcov profiling, the way
+	  GCOV_PROFILE_FTRACE does for kernel/trace/, so that the ddm
+	  binding core's coverage can be measured without profiling the
+	  whole kernel.  The counters appear under /sys/kernel/debug/gcov.
 
 	  If unsure, say N.
 
