@@ -14,6 +14,8 @@
  *    reference frees it; KASAN catches any later access);
  *  - two klist_remove() callers of one node both return once the walk
  *    holding the node lets go.
+ *
+ * Local helpers and fixtures carry the kkt_ prefix (for klist-kthread-test).
  */
 
 #include <kunit/test.h>

@@ -6,6 +6,8 @@
  * the klist of drivers, device_for_each_child() and its _reverse variant
  * the parent's klist of children with klist_next() and klist_prev().
  * Finding the devices there shows the driver core runs on this klist.
+ *
+ * Local helpers and fixtures carry the kpt_ prefix (for klist-platform-test).
  */
 
 #include <kunit/test.h>

@@ -8,6 +8,8 @@
  * whole story of each lesson is in docs/lessons.md.  Shared with KUnit
  * in the kernel, so kernel APIs only: the tests that need a task to be
  * blocked in klist_remove() wait for that state, never for a fixed time.
+ *
+ * Local helpers and fixtures carry the kl_ prefix (for klist-lessons-test).
  */
 #include <kunit/test.h>
 #include <kunit/test-bug.h>

@@ -3,6 +3,8 @@
  * KUnit tests for klist: every exported function and documented
  * behaviour.  The same file runs under KUnit in the kernel and under
  * Check in userspace (on the shim), so it uses kernel APIs only.
+ *
+ * Local helpers and fixtures carry the kt_ prefix (for klist-test).
  */
 #include <kunit/test.h>
 #include <linux/klist.h>
