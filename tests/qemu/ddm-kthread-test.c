@@ -28,6 +28,14 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+/*
+ * dkt_: this file's own fixture, not ddm-test-fixture.h's: its callbacks
+ * check, per device, what only holds when nothing binds by hand (one
+ * callback at a time, ->remove for the driver that probed, no probe
+ * while bound), over devices numbered without bound, on a bus without
+ * a match callback.
+ */
+
 #define DKT_DEV_THREADS	2
 #define DKT_DRV_THREADS	2
 #define DKT_OWNED_MAX	12

@@ -16,162 +16,9 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 
-struct dl_ctx {
-	struct ddm_bus bus;
-	atomic_t released;
-	/* Every ->remove on the bus, and those for an unbound device. */
-	atomic_t removes, unbound_removes;
-};
+#include "ddm-test-fixture.h"
 
-struct dl_drv;
-
-/* Runs in ->probe or ->remove with the device lock held. */
-typedef void (*dl_hook_fn)(struct dl_drv *d, struct ddm_device *dev);
-
-struct dl_drv {
-	struct ddm_driver drv;
-	unsigned long mask;
-	atomic_t probes, removes;
-	dl_hook_fn probe_hook, remove_hook;
-	void *priv;
-};
-
-struct dl_dev {
-	struct ddm_device dev;
-	int id;
-	struct dl_ctx *ctx;
-	atomic_t removes;
-};
-
-static const char *const dl_names[] = { "dl-dev0", "dl-dev1", "dl-dev2" };
-
-static struct dl_dev *to_dl_dev(struct ddm_device *dev)
-{
-	return container_of(dev, struct dl_dev, dev);
-}
-
-static struct dl_drv *to_dl_drv(struct ddm_driver *drv)
-{
-	return container_of(drv, struct dl_drv, drv);
-}
-
-static int dl_match(struct ddm_device *dev, struct ddm_driver *drv)
-{
-	return !!(to_dl_drv(drv)->mask & (1UL << to_dl_dev(dev)->id));
-}
-
-static int dl_probe(struct ddm_device *dev)
-{
-	struct dl_drv *d = to_dl_drv(dev->driver);
-
-	atomic_inc(&d->probes);
-	if (d->probe_hook)
-		d->probe_hook(d, dev);
-	return 0;
-}
-
-static void dl_remove(struct ddm_device *dev)
-{
-	struct dl_ctx *c = container_of(dev->bus, struct dl_ctx, bus);
-	struct dl_drv *d;
-
-	atomic_inc(&c->removes);
-	/* Only a broken core calls ->remove on an unbound device. */
-	if (!dev->driver) {
-		atomic_inc(&c->unbound_removes);
-		return;
-	}
-	d = to_dl_drv(dev->driver);
-	atomic_inc(&d->removes);
-	atomic_inc(&to_dl_dev(dev)->removes);
-	if (d->remove_hook)
-		d->remove_hook(d, dev);
-}
-
-static void dl_release(struct ddm_device *dev)
-{
-	struct dl_dev *d = to_dl_dev(dev);
-
-	atomic_inc(&d->ctx->released);
-	kfree(d);
-}
-
-static struct dl_ctx *dl_setup(struct kunit *test)
-{
-	struct dl_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->bus.name = "dl-bus";
-	c->bus.match = dl_match;
-	KUNIT_ASSERT_EQ(test, ddm_bus_register(&c->bus), 0);
-	return c;
-}
-
-static struct dl_drv *dl_drv_new(struct kunit *test, struct dl_ctx *c,
-				 const char *name, unsigned long mask)
-{
-	struct dl_drv *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->drv.name = name;
-	d->drv.bus = &c->bus;
-	d->drv.probe = dl_probe;
-	d->drv.remove = dl_remove;
-	d->mask = mask;
-	return d;
-}
-
-static struct dl_dev *dl_dev_new(struct kunit *test, struct dl_ctx *c, int id)
-{
-	struct dl_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->id = id;
-	d->ctx = c;
-	d->dev.name = dl_names[id];
-	d->dev.bus = &c->bus;
-	d->dev.release = dl_release;
-	return d;
-}
-
-static struct dl_dev *dl_dev_add(struct kunit *test, struct dl_ctx *c, int id)
-{
-	struct dl_dev *d = dl_dev_new(test, c, id);
-
-	KUNIT_ASSERT_EQ(test, ddm_device_register(&d->dev), 0);
-	return d;
-}
-
-static int dl_count(struct ddm_device *dev, void *data)
-{
-	(*(int *)data)++;
-	return 0;
-}
-
-static int dl_bound(struct dl_drv *d)
-{
-	int n = 0;
-
-	if (ddm_driver_for_each_device(&d->drv, NULL, &n, dl_count))
-		return -1;
-	return n;
-}
-
-/* Wait for @c, or give up when the kthread is told to stop. */
-static bool dl_wait_or_stop(struct completion *c)
-{
-	while (!wait_for_completion_timeout(c, msecs_to_jiffies(50)))
-		if (kthread_should_stop())
-			return false;
-	return true;
-}
-
-static void dl_park(void)
-{
-	/* In the kernel a kthread must not return before kthread_stop(). */
-	while (!kthread_should_stop())
-		usleep_range(1000, 2000);
-}
+/* dl_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
 /* --- D1 ---------------------------------------------------------------- */
 
@@ -182,18 +29,18 @@ static void dl_park(void)
  */
 static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
-	struct dl_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
+	struct fx_dev *devs[3];
 	int i;
 
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	KUNIT_ASSERT_EQ(test, dl_bound(a), 3);
+	KUNIT_ASSERT_EQ(test, fx_bound(a), 3);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&devs[i]->removes), 1);
 		KUNIT_EXPECT_NULL(test, devs[i]->dev.driver);
@@ -201,13 +48,12 @@ static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 	}
 	for (i = 0; i < 3; i++)
 		ddm_device_unregister(&devs[i]->dev);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 struct dl_walker {
-	struct dl_drv *drv;
-	struct dl_dev *hold;		/* the walk sleeps on this one */
+	struct fx_drv *drv;
+	struct fx_dev *hold;		/* the walk sleeps on this one */
 	struct completion holding, done;
 	int removes_seen, seen;
 	struct ddm_driver *driver_seen;
@@ -218,7 +64,7 @@ static int dl_walker_fn(struct ddm_device *dev, void *data)
 	struct dl_walker *w = data;
 
 	w->seen++;
-	if (to_dl_dev(dev) != w->hold)
+	if (to_fx_dev(dev) != w->hold)
 		return 0;
 	complete(&w->holding);
 	msleep(200);
@@ -234,23 +80,23 @@ static int dl_walker_thread(void *data)
 
 	ddm_driver_for_each_device(&w->drv->drv, NULL, w, dl_walker_fn);
 	complete(&w->done);
-	dl_park();
+	fx_park();
 	return 0;
 }
 
 /* D1: a detach waits for other walks standing on a device, not for itself. */
 static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
 	struct dl_walker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	struct task_struct *t;
-	struct dl_dev *devs[3];
+	struct fx_dev *devs[3];
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	w->drv = a;
 	w->hold = devs[1];
@@ -270,8 +116,7 @@ static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
 	for (i = 0; i < 3; i++)
 		ddm_device_unregister(&devs[i]->dev);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 /* --- D2 ---------------------------------------------------------------- */
@@ -286,14 +131,14 @@ static int dl_is_drv(struct ddm_driver *drv, void *data)
 	return drv == data;
 }
 
-static void dl_probe_looks_for_device(struct dl_drv *d, struct ddm_device *dev)
+static void dl_probe_looks_for_device(struct fx_drv *d, struct ddm_device *dev)
 {
 	int *found = d->priv;
 
 	*found += ddm_bus_for_each_dev(dev->bus, NULL, dev, dl_is_dev);
 }
 
-static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
+static void dl_probe_looks_for_driver(struct fx_drv *d, struct ddm_device *dev)
 {
 	int *found = d->priv;
 
@@ -306,35 +151,34 @@ static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
  */
 static void ddm_d2_device_on_bus_before_probe(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
-	struct dl_dev *d;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d;
 	int found = 0;
 
 	a->probe_hook = dl_probe_looks_for_device;
 	a->priv = &found;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = dl_dev_add(test, c, 0);
+	d = fx_dev_add(test, c, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
 	KUNIT_EXPECT_EQ_MSG(test, found, 1,
 			    "device not on its bus list while probed");
 	ddm_device_unregister(&d->dev);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 1);
 }
 
 /* D2: likewise a driver is on the bus list before it probes devices. */
 static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x3);
-	struct dl_dev *devs[2];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x3);
+	struct fx_dev *devs[2];
 	int found = 0;
 
-	devs[0] = dl_dev_add(test, c, 0);
-	devs[1] = dl_dev_add(test, c, 1);
+	devs[0] = fx_dev_add(test, c, 0);
+	devs[1] = fx_dev_add(test, c, 1);
 	a->probe_hook = dl_probe_looks_for_driver;
 	a->priv = &found;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
@@ -345,14 +189,13 @@ static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 	ddm_device_unregister(&devs[1]->dev);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 2);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 2);
 }
 
 /* --- D3 ---------------------------------------------------------------- */
 
 struct dl_d3 {
-	struct dl_dev *victim;
+	struct fx_dev *victim;
 	struct completion go, started, done;
 };
 
@@ -360,17 +203,17 @@ static int dl_d3_thread(void *data)
 {
 	struct dl_d3 *s = data;
 
-	if (dl_wait_or_stop(&s->go)) {
+	if (fx_wait_or_stop(&s->go)) {
 		complete(&s->started);
 		ddm_device_unregister(&s->victim->dev);
 		complete(&s->done);
 	}
-	dl_park();
+	fx_park();
 	return 0;
 }
 
 /* The first ->remove lets the device unregister start, and lingers. */
-static void dl_d3_remove_hook(struct dl_drv *d, struct ddm_device *dev)
+static void dl_d3_remove_hook(struct fx_drv *d, struct ddm_device *dev)
 {
 	struct dl_d3 *s = d->priv;
 
@@ -390,8 +233,8 @@ static void dl_d3_remove_hook(struct dl_drv *d, struct ddm_device *dev)
  */
 static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
 	struct dl_d3 *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct task_struct *t;
 
@@ -402,7 +245,7 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 	a->remove_hook = dl_d3_remove_hook;
 	a->priv = s;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	s->victim = dl_dev_add(test, c, 0);
+	s->victim = fx_dev_add(test, c, 0);
 	KUNIT_ASSERT_PTR_EQ(test, s->victim->dev.driver, &a->drv);
 	t = kthread_run(dl_d3_thread, s, "dl-d3");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
@@ -416,9 +259,8 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->unbound_removes), 0,
 			    "->remove called for a device already unbound");
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
+	fx_teardown(test, c, 1);
 }
 
 /* --- D4 ---------------------------------------------------------------- */
@@ -426,15 +268,15 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 /* D4: probing a bound device fails with -EBUSY, whatever the driver. */
 static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
-	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x1);
-	struct dl_dev *d;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0x1);
+	struct fx_dev *d;
 	int ret;
 
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
-	d = dl_dev_add(test, c, 0);
+	d = fx_dev_add(test, c, 0);
 	KUNIT_ASSERT_PTR_EQ(test, d->dev.driver, &a->drv);
 	/* Asserts: going on after a double bind would corrupt the lists. */
 	ret = ddm_driver_probe_device(&b->drv, &d->dev);
@@ -446,30 +288,29 @@ static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 0);
 	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 1);
-	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(b), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 3U);
 	ddm_device_unregister(&d->dev);
 	ddm_driver_unregister(&b->drv);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 1);
 }
 
 /* D4: a driver registering later leaves devices bound elsewhere alone. */
 static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
-	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x7);
-	struct dl_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0x7);
+	struct fx_dev *devs[3];
 	int i, probes;
 
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
 	probes = atomic_read(&b->probes);
 	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
@@ -478,8 +319,8 @@ static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 	probes = atomic_read(&b->probes);
 	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
 			    "driver_attach probed devices bound elsewhere");
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 3);
-	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 3);
+	KUNIT_EXPECT_EQ(test, fx_bound(b), 0);
 	/* Once unbound, a device is free for another driver's attach. */
 	ddm_device_release_driver(&devs[1]->dev);
 	KUNIT_EXPECT_EQ(test, ddm_driver_attach(&b->drv), 0);
@@ -490,8 +331,7 @@ static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 	ddm_driver_unregister(&b->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 /* --- D5 ---------------------------------------------------------------- */
