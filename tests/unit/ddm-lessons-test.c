@@ -53,8 +53,9 @@ static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 
 struct dl_walker {
 	struct fx_drv *drv;
-	struct fx_dev *hold;		/* the walk sleeps on this one */
+	struct fx_dev *hold;		/* the walk stays on this one */
 	struct completion holding, done;
+	bool detach_came;		/* the detach took hold's lock */
 	int removes_seen, seen;
 	struct ddm_driver *driver_seen;
 };
@@ -67,6 +68,16 @@ static int dl_walker_fn(struct ddm_device *dev, void *data)
 	if (to_fx_dev(dev) != w->hold)
 		return 0;
 	complete(&w->holding);
+	/*
+	 * The detach unbinds the last device first, then comes for ours:
+	 * it takes its lock and waits in klist_remove() for this walk.
+	 */
+	w->detach_came = fx_wait_until(mutex_is_locked(&dev->mutex), 900);
+	/*
+	 * A detach that did not wait would call ->remove now.  That it
+	 * does not is the point, and what does not happen has no state to
+	 * wait for: give it 200 ms to go wrong in.
+	 */
 	msleep(200);
 	/* The unbind waited for us: ->remove has not run on it. */
 	w->removes_seen = atomic_read(&w->hold->removes);
@@ -110,6 +121,7 @@ static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->done,
 				msecs_to_jiffies(900)), 0UL);
 	kthread_stop(t);
+	KUNIT_EXPECT_TRUE(test, w->detach_came);
 	KUNIT_EXPECT_EQ(test, w->removes_seen, 0);
 	KUNIT_EXPECT_PTR_EQ(test, w->driver_seen, &a->drv);
 	KUNIT_EXPECT_EQ(test, w->seen, 2);	/* dev2 was unbound first */
@@ -196,7 +208,8 @@ static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 
 struct dl_d3 {
 	struct fx_dev *victim;
-	struct completion go, started, done;
+	struct completion go, done;
+	bool left_bus;			/* seen in the first ->remove */
 };
 
 static int dl_d3_thread(void *data)
@@ -204,7 +217,6 @@ static int dl_d3_thread(void *data)
 	struct dl_d3 *s = data;
 
 	if (fx_wait_or_stop(&s->go)) {
-		complete(&s->started);
 		ddm_device_unregister(&s->victim->dev);
 		complete(&s->done);
 	}
@@ -220,8 +232,13 @@ static void dl_d3_remove_hook(struct fx_drv *d, struct ddm_device *dev)
 	if (atomic_read(&d->removes) != 1)
 		return;
 	complete(&s->go);
-	wait_for_completion_timeout(&s->started, msecs_to_jiffies(900));
-	/* Long enough for the other side to reach the device lock. */
+	/* Off the bus list: next it reads dev->driver and takes the lock. */
+	s->left_bus = fx_wait_until(!klist_node_attached(&dev->knode_bus),
+				    900);
+	/*
+	 * From there to asleep on the device lock we hold is a few
+	 * instructions that change no state: give them 100 ms.
+	 */
 	msleep(100);
 }
 
@@ -240,7 +257,6 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	init_completion(&s->go);
-	init_completion(&s->started);
 	init_completion(&s->done);
 	a->remove_hook = dl_d3_remove_hook;
 	a->priv = s;
@@ -254,6 +270,7 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&s->done,
 				msecs_to_jiffies(900)), 0UL);
 	kthread_stop(t);
+	KUNIT_EXPECT_TRUE(test, s->left_bus);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->removes), 1,
 			    "->remove called more than once for one device");
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->unbound_removes), 0,

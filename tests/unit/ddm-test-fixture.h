@@ -15,7 +15,7 @@
  *    fx_dev_new_kept()), named "fx-dev<id>", released into the bus's
  *    count;
  *  - walks that count (fx_bound(), fx_on_bus()), kthread helpers
- *    (fx_park(), fx_wait_or_stop());
+ *    (fx_park(), fx_wait_or_stop(), fx_wait_until());
  *  - for the hotplug and class suites: a subscribed listener per case
  *    (fx_listener_init() and fx_listener_exit() as the suite's .init and
  *    .exit), fx_expect_event(), and a udev-like listener thread
@@ -365,6 +365,20 @@ static inline bool fx_wait_or_stop(struct completion *done)
 			return false;
 	return true;
 }
+
+/*
+ * Wait up to @ms milliseconds for @cond, looking at it every millisecond
+ * or two: the handshake for a state another thread reaches that nothing
+ * signals (a lock it took, a list it left, a count it reached).  True if
+ * @cond holds.  @cond is evaluated more than once.
+ */
+#define fx_wait_until(cond, ms) ({					\
+	unsigned long __fx_end = jiffies + msecs_to_jiffies(ms);	\
+									\
+	while (!(cond) && time_before(jiffies, __fx_end))		\
+		usleep_range(1000, 2000);				\
+	(cond);								\
+})
 
 /* --- listeners (hotplug and class suites) --------------------------------- */
 

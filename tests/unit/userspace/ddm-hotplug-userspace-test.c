@@ -546,6 +546,8 @@ static void ddm_hotplug_bind_without_link_is_undone(struct kunit *test)
 
 /* --- unsubscribing in a flood --------------------------------------------- */
 
+#define HU_AFTER	50	/* events emitted after the unsubscribe */
+
 struct hu_flood {
 	struct ddm_object *obj;
 	struct completion go;
@@ -578,6 +580,7 @@ static void ddm_hotplug_unsubscribe_during_flood(struct kunit *test)
 	struct ddm_uevent *ev;
 	struct task_struct *t;
 	unsigned int got = 0, gaps = 0;
+	int emitted;
 	u64 last = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
@@ -605,8 +608,14 @@ static void ddm_hotplug_unsubscribe_during_flood(struct kunit *test)
 		ddm_uevent_free(ev);
 	}
 	KUNIT_EXPECT_PTR_EQ(test, ev, ERR_PTR(-ENODEV));
-	/* The emitter goes on after the unsubscribe without touching it. */
-	msleep(20);
+	/*
+	 * The emitter goes on after the unsubscribe without touching it:
+	 * wait for HU_AFTER more of its events (all emitted after the
+	 * unsubscribe returned, but the one it may have been in), then look.
+	 */
+	emitted = atomic_read(&f->emitted);
+	KUNIT_EXPECT_TRUE(test, fx_wait_until(atomic_read(&f->emitted) >=
+					      emitted + HU_AFTER, 5000));
 	KUNIT_EXPECT_EQ(test, l->queued, 0U);
 	kthread_stop(t);
 	shim_set_sched_points(0, 0);
@@ -623,7 +632,7 @@ static void ddm_hotplug_unsubscribe_during_flood(struct kunit *test)
 /* A reader asleep in ddm_listener_next() is woken by the unsubscribe. */
 struct hu_sleeper {
 	struct ddm_listener *l;
-	struct completion done;
+	struct completion started, done;
 	long ret;
 };
 
@@ -631,6 +640,7 @@ static int hu_sleeper_thread(void *data)
 {
 	struct hu_sleeper *s = data;
 
+	complete(&s->started);
 	s->ret = PTR_ERR(ddm_listener_next(s->l));
 	complete(&s->done);
 	fx_park();
@@ -644,9 +654,18 @@ static void ddm_hotplug_unsubscribe_wakes_reader(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->l = fx_listener(test);
+	init_completion(&s->started);
 	init_completion(&s->done);
 	t = kthread_run(hu_sleeper_thread, s, "hu-sleeper");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&s->started,
+				msecs_to_jiffies(1000)) != 0);
+	/*
+	 * The reader is on its way into ddm_listener_next().  From here to
+	 * asleep in its wait_for_completion() it changes no state that can
+	 * be seen: give it 20 ms to get there, so that the unsubscribe has
+	 * a sleeper to wake rather than a reader that comes too late.
+	 */
 	msleep(20);
 	KUNIT_EXPECT_FALSE(test, completion_done(&s->done));
 	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(s->l), 0);
