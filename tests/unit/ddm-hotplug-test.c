@@ -53,7 +53,31 @@ static int hp_init(struct kunit *test)
 
 /* --- objects and events -------------------------------------------------- */
 
-/* The split itself: adding, attributes and deleting announce nothing. */
+/*
+ * H1, the "add" that came before the attributes (the 2005
+ * kobject/hotplug split).
+ *
+ * Before the split, kobject_add() sent the object's "add" hotplug event
+ * by itself, from inside the add, and only then did its caller create
+ * the attributes a listener needs: a class device's `dev` (its device
+ * number) and its `device` link.  So:
+ *
+ *  1. the creator adds the object: "add" is queued at once;
+ *  2. udev, woken by it, reads `dev` to make the device node: not there;
+ *  3. the creator adds `dev`, too late; udev had to poll for it.
+ *
+ * And every object added only for the kernel's own use was announced
+ * too.  The rule: adding and deleting an object emit nothing; its owner
+ * emits "add" once the attributes exist (the register and unregister
+ * wrappers still emit by themselves).
+ *
+ * tests/defects/hotplug/H1-event-emitted-inside-add.patch moves the
+ * event back inside ddm_object_add().  This test: adding an object,
+ * giving it an attribute and deleting it announce nothing.  In
+ * ddm_hotplug_userspace, ddm_hotplug_udev_listener_never_misses and
+ * ddm_hotplug_add_event_sees_attrs_at_emission look for the attribute
+ * from a listener thread and at the moment of emission.
+ */
 static void ddm_hotplug_add_and_del_emit_nothing(struct kunit *test)
 {
 	struct ddm_listener *l = fx_listener(test);

@@ -2,10 +2,13 @@
 /*
  * One or more regression tests per lesson D1-D5 of the driver-model
  * locking history (see the project's design notes), each named after
- * its lesson and failing when the lesson is undone in lib/ddm_*.c
- * (tests/defects/ddm/ proves it).  Shared with KUnit in the kernel:
- * kernel APIs only, no WARN on purpose.  The D2 consequence that needs
- * a controlled interleaving is in the userspace suite.
+ * its lesson and failing when the lesson is undone in lib/ddm/ (the
+ * patch tests/defects/ddm/Dn-*.patch undoes it, and ctest checks that
+ * the test then fails).  Each lesson starts with its story: what the
+ * 2005 RFC did, what breaks it, the rule that holds now.  Shared with
+ * KUnit in the kernel: kernel APIs only, no WARN on purpose.  The D2
+ * window that needs a controlled interleaving is in the userspace suite
+ * (tests/unit/userspace/ddm-userspace-test.c).
  */
 #include <kunit/test.h>
 #include <linux/ddm.h>
@@ -23,9 +26,28 @@
 /* --- D1 ---------------------------------------------------------------- */
 
 /*
- * D1: detaching a driver must not unbind the device its own walk stands
- * on.  Undone, ddm_driver_unregister() waits in klist_remove() for
- * itself (the shim's hung-task bound reports it).
+ * D1, the detach that waited for itself (RFC patch 9).
+ *
+ * The RFC's driver_detach() walked the driver's device list with
+ * driver_for_each_device() and unbound each device from the walk's
+ * callback.  An unbind takes the device off that list with
+ * klist_remove(), which waits until nobody holds the node any more, and
+ * the walk itself holds the node it stands on.  So the thread waited for
+ * itself: unregistering a driver with one bound device hung (rmmod did,
+ * in 2005).  No second thread is needed.
+ *
+ * The rule: a detach never unbinds from inside a walk.  It takes the
+ * last bound device under the list lock, pins it, steps off the list,
+ * then unbinds it under the device lock if it is still bound to this
+ * driver; until the list is empty.  A walk of another thread standing
+ * on a device still makes the unbind wait, as it must.
+ *
+ * tests/defects/ddm/D1-detach-unbinds-from-own-walk.patch puts the walk
+ * back: both tests below hang in klist_remove(), which the shim's
+ * hung-task bound (the kernel's hung-task detector) reports.
+ *
+ * This one: a driver with three bound devices unregisters, and all three
+ * are unbound, each removed once.
  */
 static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 {
@@ -95,7 +117,18 @@ static int dl_walker_thread(void *data)
 	return 0;
 }
 
-/* D1: a detach waits for other walks standing on a device, not for itself. */
+/*
+ * D1, the other half of the rule: the detach waits for the walks of
+ * others, only not for its own.
+ *
+ *  1. a kthread walks the driver's devices and stays on dev1;
+ *  2. the driver unregisters: the detach unbinds dev2, then takes dev1's
+ *     lock and waits in klist_remove() for the walker;
+ *  3. the walker sees the lock taken and stays a while more, during
+ *     which ->remove must not run on dev1 nor dev1 lose its driver;
+ *  4. it steps on (dev2 is off the list: it saw two devices) and the
+ *     detach unbinds dev1.
+ */
 static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 {
 	struct fx_ctx *c = fx_setup(test);
@@ -133,6 +166,31 @@ static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 
 /* --- D2 ---------------------------------------------------------------- */
 
+/*
+ * D2, the device nobody probed (RFC patches 7/8).
+ *
+ * The RFC's bus_add_device() probed a new device first (device_attach())
+ * and put it on the bus's device list after; bus_add_driver() likewise
+ * attached a new driver before putting it on the driver list.  The
+ * window between the two steps loses a binding:
+ *
+ *  1. device X is added: its attach walks the bus's drivers, finds none
+ *     for it, and is done;
+ *  2. driver B registers: its attach walks the bus's devices, and X is
+ *     not on the list yet;
+ *  3. X joins the list.  Nobody will probe X with B again: X stays
+ *     unbound for good although its driver is registered.
+ *
+ * The rule: join the bus list first, then probe; whichever of the two
+ * comes second then finds the first.
+ *
+ * tests/defects/ddm/D2-bus-list-joined-after-probe.patch moves the
+ * joins back after the attach.  The two tests here show the order
+ * without a second thread: a probe (which runs inside the attach) looks
+ * for its own device, or its own driver, on the bus list.  The window
+ * itself is driven in the userspace suite (ddm_d2_*_window).
+ */
+
 static int dl_is_dev(struct ddm_device *dev, void *data)
 {
 	return dev == data;
@@ -158,8 +216,9 @@ static void dl_probe_looks_for_driver(struct fx_drv *d, struct ddm_device *dev)
 }
 
 /*
- * D2: a device is on the bus list before it is probed, so a driver that
- * registers while it probes finds it.  Undone, the probe cannot see it.
+ * D2, the device's side: a device is on the bus list while it is
+ * probed, so a driver registering meanwhile would find it.  Undone, the
+ * probe does not find its own device there.
  */
 static void ddm_d2_device_on_bus_before_probe(struct kunit *test)
 {
@@ -181,7 +240,10 @@ static void ddm_d2_device_on_bus_before_probe(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
-/* D2: likewise a driver is on the bus list before it probes devices. */
+/*
+ * D2, the driver's side: a driver is on the bus list while it probes
+ * the devices there, so a device added meanwhile would find it.
+ */
 static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 {
 	struct fx_ctx *c = fx_setup(test);
@@ -205,6 +267,30 @@ static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 }
 
 /* --- D3 ---------------------------------------------------------------- */
+
+/*
+ * D3, the unbind that believed a stale driver (RFC patch 9).
+ *
+ * The RFC's device_release_driver() read dev->driver before it took the
+ * device lock, and did not look again once it had it.  A driver
+ * unregister and a device unregister of one bound device X then both
+ * unbind it:
+ *
+ *  1. the driver's detach takes X's lock and calls ->remove;
+ *  2. meanwhile the device unregister leaves the bus, reads X->driver
+ *     (still set) and blocks on X's lock;
+ *  3. the detach finishes: X->driver = NULL, unlock;
+ *  4. the device unregister gets the lock and unbinds X again from what
+ *     it read: a second ->remove, for a device already unbound, and a
+ *     second klist removal of a node no longer on the list.
+ *
+ * The rule: dev->driver is read, and re-checked, under the device lock.
+ *
+ * tests/defects/ddm/D3-release-reads-driver-unlocked.patch moves the
+ * read back before the lock.  The test holds the ->remove of step 1
+ * open until the other thread has left the bus list, the last thing it
+ * does that can be seen before step 2's read, and a little longer.
+ */
 
 struct dl_d3 {
 	struct fx_dev *victim;
@@ -244,9 +330,7 @@ static void dl_d3_remove_hook(struct fx_drv *d, struct ddm_device *dev)
 
 /*
  * D3: a driver unregister and a device unregister of one bound device
- * race; the device must be removed exactly once.  Undone (dev->driver
- * read before the device lock), the device unregister saw the driver
- * still bound and calls ->remove a second time.
+ * race (steps 1-4 above); the device must be removed exactly once.
  */
 static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 {
@@ -281,6 +365,26 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 }
 
 /* --- D4 ---------------------------------------------------------------- */
+
+/*
+ * D4, the device bound twice (RFC patches 1/2).
+ *
+ * The RFC's driver_probe_device() did not ask, under the device lock,
+ * whether the device was bound already.  Probing a bound device (by hand,
+ * or from the attach of another matching driver) called the new
+ * driver's ->probe on a device another driver owned, overwrote
+ * dev->driver, and re-initialised the device's node while it was still
+ * linked on the first driver's list.  No race is needed: the check was
+ * simply missing.
+ *
+ * The rule: a probe of a bound device fails with -EBUSY, whichever the
+ * driver, and changes nothing.
+ *
+ * tests/defects/ddm/D4-no-already-bound-check.patch drops the check.
+ * The two tests: an explicit probe of a bound device, by another driver
+ * and by its own; and a driver registering (and attaching) while every
+ * device is bound to another.
+ */
 
 /* D4: probing a bound device fails with -EBUSY, whatever the driver. */
 static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
@@ -352,6 +456,19 @@ static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 }
 
 /* --- D5 ---------------------------------------------------------------- */
+
+/*
+ * D5, the check the RFC got right.
+ *
+ * The RFC's bus_for_each_dev() and friends returned -EINVAL for a NULL
+ * bus (or driver) instead of walking a list inside a NULL pointer.
+ * Nothing broke here; the lesson is to keep it.  A NULL bus is a quiet
+ * -EINVAL (a caller's "nothing to walk"), unlike a NULL callback, which
+ * is a bug and is reported (see ddm_misuse_null_arguments).
+ *
+ * tests/defects/ddm/D5-null-bus-not-checked.patch drops the NULL-bus
+ * check from ddm_bus_for_each_dev(): the walk then dereferences NULL.
+ */
 
 static int dl_called;
 

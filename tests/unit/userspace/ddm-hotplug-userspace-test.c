@@ -50,11 +50,16 @@ static struct fx_dev *hu_parent_new(struct kunit *test, struct fx_ctx *c)
 #define HU_PERMILLE	20
 
 /*
- * Class devices (with a `device` link) and binding-core devices, created and
- * destroyed one after another, each "add" handled by the listener (the
- * fixture's struct fx_udev) before the destroy: with the hotplug split no
- * "add" ever comes before the `dev` attribute.  (Re-introduced, H1 makes
- * it miss.)
+ * H1 (the 2005 kobject/hotplug split; the story is at
+ * ddm_hotplug_add_and_del_emit_nothing in ddm-hotplug-test.c): before
+ * the split the "add" left from inside the add, and udev, reading `dev`
+ * at once to make the node, found it missing.  Here the fixture's small
+ * udev (struct fx_udev) reads it for class devices (with a `device`
+ * link) and binding-core devices, created and destroyed one after
+ * another under seeded schedule points, each destroyed only once its
+ * "add" was handled: with the split no "add" ever comes before the
+ * `dev` attribute.  tests/defects/hotplug/H1-event-emitted-inside-add.patch
+ * makes it miss.
  */
 static void ddm_hotplug_udev_listener_never_misses(struct kunit *test)
 {
@@ -185,7 +190,15 @@ static void hu_peek_check(struct kunit *test, struct hu_peek *p,
 				      ddm_uevent_action_name(action), p->link);
 }
 
-/* "add": the `dev` attribute (and `device` link) exist at emission. */
+/*
+ * H1 at the moment of emission (the story is at
+ * ddm_hotplug_add_and_del_emit_nothing in ddm-hotplug-test.c): with the
+ * "add" sent from inside the add, a listener woken by it at once finds
+ * no `dev` attribute and no `device` link.  Here a hook runs right after
+ * the emitter queued the event, before the emitter goes on, and looks:
+ * they must exist.  tests/defects/hotplug/H1-event-emitted-inside-add.patch
+ * makes them missing.
+ */
 static void ddm_hotplug_add_event_sees_attrs_at_emission(struct kunit *test)
 {
 	struct ddm_listener *l = fx_listener(test);

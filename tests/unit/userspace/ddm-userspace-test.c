@@ -24,12 +24,29 @@
 /* --- D2: the window the RFC left open ------------------------------------ */
 
 /*
- * The interleaving: the test's own registration walks the bus list; the
- * moment its walk has taken its last step (the list lock released with
- * nothing further found), another thread registers the counterpart.
- * Under the RFC's order the newcomer is not on the bus list yet at that
- * moment, and the two never meet.  The two cases are one test, run from
- * either side (du_d2_window()).
+ * D2, the device nobody probed (RFC patches 7/8), in its own window.
+ *
+ * The RFC's bus_add_device() attached a new device to a driver first
+ * and put it on the bus's device list after; bus_add_driver() did the
+ * same for a new driver.  ddm-lessons-test.c shows the order; here the
+ * window itself is driven:
+ *
+ *  1. the test registers X (a device, or a driver): its attach walks the
+ *     bus's other list and finds no match;
+ *  2. the moment that walk has taken its last step (the list lock
+ *     released with nothing further found: shim_on_unlock), a kthread
+ *     registers Y, the counterpart X matches, whose attach walks the
+ *     list X should be on;
+ *  3. under the RFC's order X is not there yet, Y finds nothing, X joins
+ *     its list after both walks: X and Y never meet, and the device
+ *     stays unbound although its driver is registered.
+ *
+ * The rule: join the bus list first, then probe; so in step 3 Y finds X.
+ *
+ * tests/defects/ddm/D2-bus-list-joined-after-probe.patch restores the
+ * RFC's order, and both cases below fail.  They are one test run from
+ * either side: a driver registering in a device's attach window, or a
+ * device added in a driver's.
  */
 struct du_window {
 	struct ddm_device *armed_dev;	/* the match that arms the hook */
