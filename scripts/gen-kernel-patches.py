@@ -79,6 +79,7 @@ KUNIT_FILES = [
 	('tests/unit/klist-lessons-test.c', 'lib/klist-lessons-test.c', 'klist'),
 	('tests/qemu/klist-kthread-test.c', 'lib/klist-kthread-test.c', 'klist'),
 	('tests/qemu/klist-platform-test.c', 'lib/klist-platform-test.c', 'klist'),
+	('tests/unit/ddm-test-fixture.h', 'lib/ddm-test-fixture.h', 'ddm'),
 	('tests/unit/ddm-test.c', 'lib/ddm-test.c', 'ddm'),
 	('tests/unit/ddm-lessons-test.c', 'lib/ddm-lessons-test.c', 'ddm'),
 	('tests/unit/ddm-hotplug-test.c', 'lib/ddm-hotplug-test.c', 'ddm'),

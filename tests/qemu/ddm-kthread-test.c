@@ -28,6 +28,14 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+/*
+ * dkt_: this file's own fixture, not ddm-test-fixture.h's: its callbacks
+ * check, per device, what only holds when nothing binds by hand (one
+ * callback at a time, ->remove for the driver that probed, no probe
+ * while bound), over devices numbered without bound, on a bus without
+ * a match callback.
+ */
+
 #define DKT_DEV_THREADS	2
 #define DKT_DRV_THREADS	2
 #define DKT_OWNED_MAX	12
@@ -237,6 +245,7 @@ static int dkt_drv_thread(void *data)
 			atomic_inc(&ctx->failed_calls);
 			break;
 		}
+		/* Now and then stay registered a while, for devices to bind. */
 		if (dkt_rand(t, 2))
 			usleep_range(100, 500);
 		ddm_driver_unregister(drv);
@@ -316,6 +325,10 @@ static void ddm_kthread_register_unregister(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(th[i].task));
 		get_task_struct(th[i].task);
 	}
+	/*
+	 * The length of the run, nothing to wait for: the threads race
+	 * until told to stop, and every check is made after they have.
+	 */
 	msleep(DKT_RUN_MS);
 	for (i = 0; i < nr; i++) {
 		KUNIT_EXPECT_EQ(test, kthread_stop(th[i].task), 0);

@@ -23,56 +23,27 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "ddm-test-fixture.h"
+
+/*
+ * cl_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h).
+ * Every case starts with one subscribed listener, the fixture's.
+ */
+
 #define CL_MAJOR	241
 #define CL_BUF		32
 
-/* Every case starts with one subscribed listener, test->priv. */
-static int cl_init(struct kunit *test)
-{
-	struct ddm_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-
-	if (!l)
-		return -ENOMEM;
-	ddm_listener_init(l, "cl-listener");
-	test->priv = l;
-	return ddm_listener_subscribe(l);
-}
-
-static void cl_exit(struct kunit *test)
-{
-	struct ddm_listener *l = test->priv;
-
-	if (l->subscribed)
-		ddm_listener_unsubscribe(l);
-	ddm_listener_flush(l);
-}
-
-static struct ddm_listener *cl_listener(struct kunit *test)
-{
-	return test->priv;
-}
-
-/* Take the next event, which must be @action on @obj; return its devt. */
+/* Take the listener's next event, which must be @action on @obj: its devt. */
 static ddm_devt_t cl_expect_event(struct kunit *test,
 				  enum ddm_uevent_action action,
 				  struct ddm_object *obj)
 {
-	struct ddm_uevent *ev = ddm_listener_poll(cl_listener(test));
-	ddm_devt_t devt;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
-	KUNIT_EXPECT_STREQ(test, ddm_uevent_action_name(ev->action),
-			   ddm_uevent_action_name(action));
-	KUNIT_EXPECT_PTR_EQ(test, ev->obj, obj);
-	devt = ev->devt;
-	ddm_uevent_free(ev);
-	return devt;
+	return fx_expect_event(test, fx_listener(test), action, obj);
 }
 
 static void cl_expect_no_event(struct kunit *test)
 {
-	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_poll(cl_listener(test)),
-			    ERR_PTR(-EAGAIN));
+	fx_expect_no_event(test, fx_listener(test));
 }
 
 static struct ddm_class *cl_create(struct kunit *test, const char *name)
@@ -133,7 +104,7 @@ static void ddm_class_device_create_dev_attr(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, cd->cls, cls);
 	KUNIT_EXPECT_PTR_EQ(test, cd->obj.parent, &cls->obj);
 
-	ev = ddm_listener_poll(cl_listener(test));
+	ev = ddm_listener_poll(fx_listener(test));
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
 	KUNIT_EXPECT_EQ(test, (int)ev->action, (int)DDM_UEVENT_ADD);
 	KUNIT_EXPECT_PTR_EQ(test, ev->obj, &cd->obj);
@@ -156,25 +127,15 @@ static void ddm_class_device_create_dev_attr(struct kunit *test)
 	cl_expect_no_event(test);
 }
 
-struct cl_dev {
-	struct ddm_bus bus;
-	struct ddm_device dev;
-};
-
-static void cl_dev_release(struct ddm_device *dev)
+/*
+ * A registered device on @c's bus, its "add" taken.  Kept (the test's
+ * memory): a test gives it to ddm_class_device_create() after its
+ * release.
+ */
+static struct fx_dev *cl_dev_register(struct kunit *test, struct fx_ctx *c)
 {
-}
+	struct fx_dev *d = fx_dev_new_kept(test, c, 0);
 
-static struct cl_dev *cl_dev_register(struct kunit *test)
-{
-	struct cl_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->bus.name = "cl-bus";
-	KUNIT_ASSERT_EQ(test, ddm_bus_register(&d->bus), 0);
-	d->dev.name = "cl-dev";
-	d->dev.bus = &d->bus;
-	d->dev.release = cl_dev_release;
 	KUNIT_ASSERT_EQ(test, ddm_device_register(&d->dev), 0);
 	cl_expect_event(test, DDM_UEVENT_ADD, d->dev.obj);
 	return d;
@@ -183,7 +144,8 @@ static struct cl_dev *cl_dev_register(struct kunit *test)
 /* With a device, the `device` link exists when "add" is emitted too. */
 static void ddm_class_device_device_link(struct kunit *test)
 {
-	struct cl_dev *d = cl_dev_register(test);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *d = cl_dev_register(test, c);
 	struct ddm_class *cls = cl_create(test, "cl-class");
 	ddm_devt_t devno = DDM_MKDEV(CL_MAJOR, 0x12345);
 	struct ddm_object *dobj = ddm_object_get(d->dev.obj), *link;
@@ -193,7 +155,7 @@ static void ddm_class_device_device_link(struct kunit *test)
 
 	cd = ddm_class_device_create(cls, devno, &d->dev, "cl-%s", "link");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cd);
-	ev = ddm_listener_poll(cl_listener(test));
+	ev = ddm_listener_poll(fx_listener(test));
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
 	KUNIT_EXPECT_PTR_EQ(test, ev->obj, &cd->obj);
 	link = ddm_object_get_link(ev->obj, "device");
@@ -221,7 +183,7 @@ static void ddm_class_device_device_link(struct kunit *test)
 	ddm_object_put(dobj);
 	ddm_class_destroy(cls);
 	cl_expect_event(test, DDM_UEVENT_REMOVE, &cls->obj);
-	ddm_bus_unregister(&d->bus);
+	fx_teardown(test, c, 1);
 }
 
 /* A number is unique within its class, not across classes. */
@@ -305,7 +267,8 @@ static void ddm_class_find_device_by_devno(struct kunit *test)
 static void ddm_class_device_create_errors(struct kunit *test)
 {
 	struct ddm_class *cls = cl_create(test, "cl-class");
-	struct cl_dev *d = cl_dev_register(test);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *d = cl_dev_register(test, c);
 	struct ddm_device unadded = { .name = "cl-unadded" };
 	ddm_devt_t devno = DDM_MKDEV(CL_MAJOR, 5);
 	struct ddm_object *dobj = d->dev.obj;
@@ -332,7 +295,7 @@ static void ddm_class_device_create_errors(struct kunit *test)
 	cl_expect_no_event(test);
 	KUNIT_EXPECT_NULL(test, ddm_class_find_device(cls, devno));
 	ddm_class_destroy(cls);
-	ddm_bus_unregister(&d->bus);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_class_device_destroy_errors(struct kunit *test)
@@ -415,8 +378,7 @@ static int cl_racer_thread(void *data)
 		r->created++;
 	}
 	complete(&r->done);
-	while (!kthread_should_stop())
-		usleep_range(1000, 2000);
+	fx_park();
 	return 0;
 }
 
@@ -454,7 +416,7 @@ static void ddm_class_concurrent_create_destroy(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, r[i].created + r[i].refused, r[i].rounds);
 	}
 
-	while (!IS_ERR(ev = ddm_listener_poll(cl_listener(test)))) {
+	while (!IS_ERR(ev = ddm_listener_poll(fx_listener(test)))) {
 		i = DDM_MINOR(ev->devt);
 		if (ev->action == DDM_UEVENT_ADD) {
 			adds++;
@@ -492,8 +454,8 @@ static struct kunit_case ddm_class_test_cases[] = {
 
 static struct kunit_suite ddm_class_test_suite = {
 	.name = "ddm_class",
-	.init = cl_init,
-	.exit = cl_exit,
+	.init = fx_listener_init,
+	.exit = fx_listener_exit,
 	.test_cases = ddm_class_test_cases,
 };
 

@@ -11,13 +11,14 @@
 #include <linux/ddm.h>
 #include <linux/ddm_object.h>
 #include <linux/atomic.h>
-#include <linux/completion.h>
-#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/errno.h>
-#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include "ddm-test-fixture.h"
+
+/* hp_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
 #define HP_MAJOR	240
 #define HP_BUF		32
@@ -43,62 +44,43 @@ static struct hp_item *hp_item_new(struct kunit *test)
 	return it;
 }
 
-/* Every case starts with one subscribed listener, test->priv. */
+/* Every case starts with one subscribed listener (the fixture's). */
 static int hp_init(struct kunit *test)
 {
-	struct ddm_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-
-	if (!l)
-		return -ENOMEM;
 	atomic_set(&hp_released, 0);
-	ddm_listener_init(l, "hp-listener");
-	test->priv = l;
-	return ddm_listener_subscribe(l);
-}
-
-/* Also after a failed assertion: no listener outlives its case. */
-static void hp_exit(struct kunit *test)
-{
-	struct ddm_listener *l = test->priv;
-
-	if (l->subscribed)
-		ddm_listener_unsubscribe(l);
-	ddm_listener_flush(l);
-}
-
-static struct ddm_listener *hp_listener(struct kunit *test)
-{
-	return test->priv;
-}
-
-/* Take the next event, which must be @action on @obj. */
-static u64 hp_expect_event(struct kunit *test, struct ddm_listener *l,
-			   enum ddm_uevent_action action,
-			   struct ddm_object *obj)
-{
-	struct ddm_uevent *ev = ddm_listener_poll(l);
-	u64 seqnum;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ev);
-	KUNIT_EXPECT_STREQ(test, ddm_uevent_action_name(ev->action),
-			   ddm_uevent_action_name(action));
-	KUNIT_EXPECT_PTR_EQ(test, ev->obj, obj);
-	seqnum = ev->seqnum;
-	ddm_uevent_free(ev);
-	return seqnum;
-}
-
-static void hp_expect_no_event(struct kunit *test, struct ddm_listener *l)
-{
-	KUNIT_EXPECT_PTR_EQ(test, ddm_listener_poll(l), ERR_PTR(-EAGAIN));
+	return fx_listener_init(test);
 }
 
 /* --- objects and events -------------------------------------------------- */
 
-/* The split itself: adding, attributes and deleting announce nothing. */
+/*
+ * H1, the "add" that came before the attributes (the 2005
+ * kobject/hotplug split).
+ *
+ * Before the split, kobject_add() sent the object's "add" hotplug event
+ * by itself, from inside the add, and only then did its caller create
+ * the attributes a listener needs: a class device's `dev` (its device
+ * number) and its `device` link.  So:
+ *
+ *  1. the creator adds the object: "add" is queued at once;
+ *  2. udev, woken by it, reads `dev` to make the device node: not there;
+ *  3. the creator adds `dev`, too late; udev had to poll for it.
+ *
+ * And every object added only for the kernel's own use was announced
+ * too.  The rule: adding and deleting an object emit nothing; its owner
+ * emits "add" once the attributes exist (the register and unregister
+ * wrappers still emit by themselves).
+ *
+ * tests/defects/hotplug/H1-event-emitted-inside-add.patch moves the
+ * event back inside ddm_object_add().  This test: adding an object,
+ * giving it an attribute and deleting it announce nothing.  In
+ * ddm_hotplug_userspace, ddm_hotplug_udev_listener_never_misses and
+ * ddm_hotplug_add_event_sees_attrs_at_emission look for the attribute
+ * from a listener thread and at the moment of emission.
+ */
 static void ddm_hotplug_add_and_del_emit_nothing(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct ddm_object *obj;
 
 	obj = ddm_object_create(NULL, "hp-obj");
@@ -108,7 +90,7 @@ static void ddm_hotplug_add_and_del_emit_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddm_object_add_attr(obj, "size", "42"), 0);
 	ddm_object_del(obj);
 	KUNIT_EXPECT_FALSE(test, ddm_object_is_added(obj));
-	hp_expect_no_event(test, l);
+	fx_expect_no_event(test, l);
 	KUNIT_EXPECT_EQ(test, l->queued, 0U);
 	ddm_object_put(obj);
 }
@@ -116,7 +98,7 @@ static void ddm_hotplug_add_and_del_emit_nothing(struct kunit *test)
 /* The owner announces the object once its attribute and link exist. */
 static void ddm_hotplug_add_event_after_attrs(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct ddm_object *obj, *target, *link;
 	struct ddm_uevent *ev;
 	char buf[HP_BUF];
@@ -130,7 +112,7 @@ static void ddm_hotplug_add_event_after_attrs(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ddm_object_add(obj, NULL, "hp-obj"), 0);
 	KUNIT_ASSERT_EQ(test, ddm_object_add_devt_attr(obj, obj->devt), 0);
 	KUNIT_ASSERT_EQ(test, ddm_object_add_link(obj, "device", target), 0);
-	hp_expect_no_event(test, l);
+	fx_expect_no_event(test, l);
 	KUNIT_ASSERT_EQ(test, ddm_object_uevent(obj, DDM_UEVENT_ADD), 0);
 
 	ev = ddm_listener_poll(l);
@@ -172,7 +154,7 @@ static void ddm_hotplug_add_event_after_attrs(struct kunit *test)
 /* kobject_register()/kobject_unregister() keep emitting by themselves. */
 static void ddm_hotplug_register_wrappers_emit(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct ddm_object *parent;
 	struct hp_item *it;
 	struct ddm_uevent *ev;
@@ -184,7 +166,7 @@ static void ddm_hotplug_register_wrappers_emit(struct kunit *test)
 			0);
 	KUNIT_EXPECT_PTR_EQ(test, it->obj.parent, parent);
 	KUNIT_EXPECT_EQ(test, kref_read(&parent->kref), 2U);
-	hp_expect_event(test, l, DDM_UEVENT_ADD, &it->obj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, &it->obj);
 
 	ddm_object_unregister(&it->obj);
 	ev = ddm_listener_poll(l);
@@ -203,7 +185,7 @@ static void ddm_hotplug_register_wrappers_emit(struct kunit *test)
 /* Events for objects that are not (or no longer) there are refused. */
 static void ddm_hotplug_event_for_gone_object_fails(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct ddm_object *obj, *child;
 	struct hp_item *it;
 
@@ -223,7 +205,7 @@ static void ddm_hotplug_event_for_gone_object_fails(struct kunit *test)
 	child = ddm_object_create(obj, "hp-child");
 	KUNIT_EXPECT_PTR_EQ(test, child, ERR_PTR(-ENOENT));
 	KUNIT_EXPECT_EQ(test, ddm_object_add_attr(obj, "dev", "1:1"), -ENOENT);
-	hp_expect_no_event(test, l);
+	fx_expect_no_event(test, l);
 	KUNIT_EXPECT_EQ(test, kref_read(&obj->kref), 1U);
 	ddm_object_put(obj);
 	KUNIT_EXPECT_NULL(test, ddm_uevent_action_name(DDM_UEVENT_NR));
@@ -300,7 +282,7 @@ static void ddm_hotplug_attrs_and_links(struct kunit *test)
 /* A listener that takes nothing for a while still gets everything. */
 static void ddm_hotplug_slow_listener_loses_nothing(struct kunit *test)
 {
-	struct ddm_listener *fast = hp_listener(test);
+	struct ddm_listener *fast = fx_listener(test);
 	struct ddm_listener *slow = kunit_kzalloc(test, sizeof(*slow),
 						  GFP_KERNEL);
 	u64 seqs[HP_FLOOD];
@@ -337,7 +319,7 @@ static void ddm_hotplug_slow_listener_loses_nothing(struct kunit *test)
 					(int)DDM_UEVENT_UNBIND);
 		ddm_uevent_free(ev);
 	}
-	hp_expect_no_event(test, slow);
+	fx_expect_no_event(test, slow);
 	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(slow), 0);
 	KUNIT_EXPECT_EQ(test, ddm_listener_flush(slow), 0U);
 	for (i = 0; i < 2; i++) {
@@ -349,7 +331,7 @@ static void ddm_hotplug_slow_listener_loses_nothing(struct kunit *test)
 /* Unsubscribing stops new events; queued ones can still be taken. */
 static void ddm_hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct hp_item *it = hp_item_new(test);
 	struct ddm_object *other;
 	int i;
@@ -368,9 +350,9 @@ static void ddm_hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
 	/* Unregistered, but the queued events still hold it. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&hp_released), 0);
 
-	hp_expect_event(test, l, DDM_UEVENT_ADD, &it->obj);
-	hp_expect_event(test, l, DDM_UEVENT_ADD, other);
-	hp_expect_event(test, l, DDM_UEVENT_REMOVE, &it->obj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, &it->obj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, other);
+	fx_expect_event(test, l, DDM_UEVENT_REMOVE, &it->obj);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hp_released), 1);
 	for (i = 0; i < 2; i++) {
 		KUNIT_EXPECT_PTR_EQ(test, ddm_listener_poll(l),
@@ -385,7 +367,7 @@ static void ddm_hotplug_unsubscribe_keeps_queued_events(struct kunit *test)
 /* Flushing after an unsubscribe drops every queued event's reference. */
 static void ddm_hotplug_flush_drops_references(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
+	struct ddm_listener *l = fx_listener(test);
 	struct hp_item *items[3];
 	int i;
 
@@ -406,18 +388,10 @@ static void ddm_hotplug_flush_drops_references(struct kunit *test)
 
 /* --- the binding core ------------------------------------------------ */
 
-struct hp_dd {
-	struct ddm_bus bus;
-	struct ddm_driver drv;
-	struct ddm_device *dev;
-	bool link_in_probe, link_in_remove;
-	atomic_t released;
+/* Whether a device had its `driver` link, seen in ->probe and ->remove. */
+struct hp_links {
+	bool in_probe, in_remove;
 };
-
-static struct hp_dd *hp_dd_of(struct ddm_device *dev)
-{
-	return container_of(dev->bus, struct hp_dd, bus);
-}
 
 static bool hp_has_driver_link(struct ddm_device *dev)
 {
@@ -429,48 +403,41 @@ static bool hp_has_driver_link(struct ddm_device *dev)
 	return true;
 }
 
-static int hp_probe(struct ddm_device *dev)
+static void hp_probe_hook(struct fx_drv *d, struct ddm_device *dev)
 {
-	hp_dd_of(dev)->link_in_probe = hp_has_driver_link(dev);
-	return 0;
+	struct hp_links *seen = d->priv;
+
+	seen->in_probe = hp_has_driver_link(dev);
 }
 
-static void hp_remove(struct ddm_device *dev)
+static void hp_remove_hook(struct fx_drv *d, struct ddm_device *dev)
 {
-	hp_dd_of(dev)->link_in_remove = hp_has_driver_link(dev);
+	struct hp_links *seen = d->priv;
+
+	seen->in_remove = hp_has_driver_link(dev);
 }
 
-static void hp_dev_release(struct ddm_device *dev)
+/* A driver, not registered, that matches device 0 and notes its links. */
+static struct fx_drv *hp_drv_new(struct kunit *test, struct fx_ctx *c)
 {
-	atomic_inc(&hp_dd_of(dev)->released);
-	kfree(dev);
+	struct fx_drv *drv = fx_drv_new(test, c, "fx-drv", FX_ID(0));
+	struct hp_links *seen = kunit_kzalloc(test, sizeof(*seen), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	drv->probe_hook = hp_probe_hook;
+	drv->remove_hook = hp_remove_hook;
+	drv->priv = seen;
+	return drv;
 }
 
-static struct hp_dd *hp_dd_setup(struct kunit *test)
-{
-	struct hp_dd *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->bus.name = "hp-bus";
-	KUNIT_ASSERT_EQ(test, ddm_bus_register(&d->bus), 0);
-	d->drv.name = "hp-drv";
-	d->drv.bus = &d->bus;
-	d->drv.probe = hp_probe;
-	d->drv.remove = hp_remove;
-	return d;
-}
-
-static struct ddm_device *hp_dev_new(struct kunit *test, struct hp_dd *d,
+/* Device 0, not registered, with the device number @devt (or none). */
+static struct ddm_device *hp_dev_new(struct kunit *test, struct fx_ctx *c,
 				     ddm_devt_t devt)
 {
-	struct ddm_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
 
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	dev->name = "hp-dev";
-	dev->bus = &d->bus;
-	dev->devt = devt;
-	dev->release = hp_dev_release;
-	return dev;
+	d->dev.devt = devt;
+	return &d->dev;
 }
 
 /*
@@ -480,9 +447,11 @@ static struct ddm_device *hp_dev_new(struct kunit *test, struct hp_dd *d,
  */
 static void ddm_hotplug_device_events_in_order(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
-	struct hp_dd *d = hp_dd_setup(test);
-	struct ddm_device *dev = hp_dev_new(test, d, DDM_MKDEV(HP_MAJOR, 7));
+	struct ddm_listener *l = fx_listener(test);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *drv = hp_drv_new(test, c);
+	struct hp_links *seen = drv->priv;
+	struct ddm_device *dev = hp_dev_new(test, c, DDM_MKDEV(HP_MAJOR, 7));
 	struct ddm_object *dobj, *drvobj, *link;
 	struct ddm_uevent *ev;
 	char buf[HP_BUF];
@@ -494,137 +463,102 @@ static void ddm_hotplug_device_events_in_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (int)ev->action, (int)DDM_UEVENT_ADD);
 	KUNIT_EXPECT_PTR_EQ(test, ev->obj, dobj);
 	KUNIT_EXPECT_EQ(test, ev->devt, DDM_MKDEV(HP_MAJOR, 7));
-	KUNIT_EXPECT_STREQ(test, ddm_object_name(ev->obj), "hp-dev");
+	KUNIT_EXPECT_STREQ(test, ddm_object_name(ev->obj), "fx-dev0");
 	KUNIT_EXPECT_EQ(test, ddm_object_read_attr(ev->obj, "dev", buf,
 						   sizeof(buf)), 5L);
 	KUNIT_EXPECT_STREQ(test, buf, "240:7");
 	ddm_uevent_free(ev);
-	hp_expect_no_event(test, l);
+	fx_expect_no_event(test, l);
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&d->drv), 0);
-	drvobj = ddm_object_get(d->drv.obj);
-	hp_expect_event(test, l, DDM_UEVENT_ADD, drvobj);
-	hp_expect_event(test, l, DDM_UEVENT_BIND, dobj);
-	KUNIT_EXPECT_PTR_EQ(test, dev->driver, &d->drv);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&drv->drv), 0);
+	drvobj = ddm_object_get(drv->drv.obj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, drvobj);
+	fx_expect_event(test, l, DDM_UEVENT_BIND, dobj);
+	KUNIT_EXPECT_PTR_EQ(test, dev->driver, &drv->drv);
 	/* Made after a successful probe, before the event. */
-	KUNIT_EXPECT_FALSE(test, d->link_in_probe);
+	KUNIT_EXPECT_FALSE(test, seen->in_probe);
 	link = ddm_object_get_link(dobj, "driver");
 	KUNIT_EXPECT_PTR_EQ(test, link, drvobj);
 	if (!IS_ERR(link))
 		ddm_object_put(link);
 
 	ddm_device_release_driver(dev);
-	hp_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
-	KUNIT_EXPECT_TRUE(test, d->link_in_remove);
+	fx_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
+	KUNIT_EXPECT_TRUE(test, seen->in_remove);
 	KUNIT_EXPECT_FALSE(test, hp_has_driver_link(dev));
 
 	KUNIT_EXPECT_EQ(test, ddm_device_attach(dev), 1);
-	hp_expect_event(test, l, DDM_UEVENT_BIND, dobj);
+	fx_expect_event(test, l, DDM_UEVENT_BIND, dobj);
 	ddm_device_unregister(dev);
-	hp_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
-	hp_expect_event(test, l, DDM_UEVENT_REMOVE, dobj);
-	KUNIT_EXPECT_EQ(test, atomic_read(&d->released), 1);
+	fx_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
+	fx_expect_event(test, l, DDM_UEVENT_REMOVE, dobj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
 	/* The device is gone; its object stays while we hold it. */
 	KUNIT_EXPECT_FALSE(test, ddm_object_is_added(dobj));
 	KUNIT_EXPECT_EQ(test, ddm_object_read_attr(dobj, "dev", buf,
 						   sizeof(buf)), (long)-ENOENT);
 	ddm_object_put(dobj);
 
-	ddm_driver_unregister(&d->drv);
-	hp_expect_event(test, l, DDM_UEVENT_REMOVE, drvobj);
-	KUNIT_EXPECT_NULL(test, d->drv.obj);
+	ddm_driver_unregister(&drv->drv);
+	fx_expect_event(test, l, DDM_UEVENT_REMOVE, drvobj);
+	KUNIT_EXPECT_NULL(test, drv->drv.obj);
 	KUNIT_EXPECT_FALSE(test, ddm_object_is_added(drvobj));
 	ddm_object_put(drvobj);
-	hp_expect_no_event(test, l);
-	ddm_bus_unregister(&d->bus);
+	fx_expect_no_event(test, l);
+	fx_teardown(test, c, 1);
 }
 
 /* A driver unregistering announces its devices' unbinds, then itself. */
 static void ddm_hotplug_driver_unregister_events(struct kunit *test)
 {
-	struct ddm_listener *l = hp_listener(test);
-	struct hp_dd *d = hp_dd_setup(test);
-	struct ddm_device *dev = hp_dev_new(test, d, 0);
+	struct ddm_listener *l = fx_listener(test);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *drv = hp_drv_new(test, c);
+	struct ddm_device *dev = hp_dev_new(test, c, 0);
 	struct ddm_object *drvobj, *dobj;
 	char buf[HP_BUF];
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&d->drv), 0);
-	drvobj = ddm_object_get(d->drv.obj);
-	hp_expect_event(test, l, DDM_UEVENT_ADD, drvobj);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&drv->drv), 0);
+	drvobj = ddm_object_get(drv->drv.obj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, drvobj);
 	KUNIT_ASSERT_EQ(test, ddm_device_register(dev), 0);
 	dobj = dev->obj;
-	hp_expect_event(test, l, DDM_UEVENT_ADD, dobj);
-	hp_expect_event(test, l, DDM_UEVENT_BIND, dobj);
+	fx_expect_event(test, l, DDM_UEVENT_ADD, dobj);
+	fx_expect_event(test, l, DDM_UEVENT_BIND, dobj);
 	/* No device number, no `dev` attribute. */
 	KUNIT_EXPECT_EQ(test, ddm_object_read_attr(dev->obj, "dev", buf,
 						   sizeof(buf)), (long)-ENOENT);
 
-	ddm_driver_unregister(&d->drv);
-	hp_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
-	hp_expect_event(test, l, DDM_UEVENT_REMOVE, drvobj);
+	ddm_driver_unregister(&drv->drv);
+	fx_expect_event(test, l, DDM_UEVENT_UNBIND, dobj);
+	fx_expect_event(test, l, DDM_UEVENT_REMOVE, drvobj);
 	KUNIT_EXPECT_FALSE(test, hp_has_driver_link(dev));
 	/* Only our reference is left: no link pins the driver's object. */
 	KUNIT_EXPECT_EQ(test, kref_read(&drvobj->kref), 1U);
 	ddm_object_put(drvobj);
 	ddm_device_unregister(dev);
 	/* The queued event holds the object: the pointer is still valid. */
-	hp_expect_event(test, l, DDM_UEVENT_REMOVE, dobj);
-	KUNIT_EXPECT_EQ(test, atomic_read(&d->released), 1);
-	ddm_bus_unregister(&d->bus);
+	fx_expect_event(test, l, DDM_UEVENT_REMOVE, dobj);
+	fx_teardown(test, c, 1);
 }
 
 /* --- a listener thread --------------------------------------------------- */
 
 #define HP_THREAD_OBJS	200
 
-struct hp_reader {
-	struct ddm_listener *l;
-	struct completion handled;	/* one per "add" */
-	struct completion done;
-	unsigned int events, adds, misses;
-};
-
 /*
- * A small udev: on "add", look the device number up at once.  The
- * creator waits for that before it removes the object again, so an
- * absent attribute can only mean one not made yet.
+ * The fixture's small udev (struct fx_udev) hears every "add" and looks
+ * the device number up at once; each object is removed only once it
+ * has, so an absent attribute can only mean one not made yet.
  */
-static int hp_reader_thread(void *data)
-{
-	struct hp_reader *r = data;
-	struct ddm_uevent *ev;
-	char buf[HP_BUF];
-
-	while (!IS_ERR(ev = ddm_listener_next(r->l))) {
-		r->events++;
-		if (ev->action == DDM_UEVENT_ADD) {
-			r->adds++;
-			if (ddm_object_read_attr(ev->obj, "dev", buf,
-						 sizeof(buf)) < 0)
-				r->misses++;
-			complete(&r->handled);
-		}
-		ddm_uevent_free(ev);
-	}
-	complete(&r->done);
-	while (!kthread_should_stop())
-		usleep_range(1000, 2000);
-	return 0;
-}
-
 static void ddm_hotplug_listener_thread_finds_attrs(struct kunit *test)
 {
-	struct hp_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct fx_udev *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	struct ddm_object *obj;
-	struct task_struct *t;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->l = hp_listener(test);
-	init_completion(&r->handled);
-	init_completion(&r->done);
-	t = kthread_run(hp_reader_thread, r, "hp-reader");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	fx_udev_start(test, u, fx_listener(test));
 	for (i = 0; i < HP_THREAD_OBJS; i++) {
 		obj = ddm_object_alloc();
 		if (!obj)
@@ -636,8 +570,7 @@ static void ddm_hotplug_listener_thread_finds_attrs(struct kunit *test)
 		}
 		if (ddm_object_add_devt_attr(obj, obj->devt) ||
 		    ddm_object_uevent(obj, DDM_UEVENT_ADD) ||
-		    !wait_for_completion_timeout(&r->handled,
-						 msecs_to_jiffies(2000))) {
+		    !fx_udev_handled(u)) {
 			ddm_object_del(obj);
 			ddm_object_put(obj);
 			break;
@@ -645,15 +578,13 @@ static void ddm_hotplug_listener_thread_finds_attrs(struct kunit *test)
 		ddm_object_unregister(obj);
 	}
 	KUNIT_EXPECT_EQ(test, i, HP_THREAD_OBJS);
-	KUNIT_EXPECT_EQ(test, ddm_listener_unsubscribe(r->l), 0);
-	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r->done,
-				msecs_to_jiffies(2000)), 0UL);
-	kthread_stop(t);
+	fx_udev_stop(test, u);
 	kunit_info(test, "listener thread: %u events, %u adds, %u misses",
-		   r->events, r->adds, r->misses);
-	KUNIT_EXPECT_EQ(test, r->events, 2U * HP_THREAD_OBJS);
-	KUNIT_EXPECT_EQ(test, r->adds, (unsigned int)HP_THREAD_OBJS);
-	KUNIT_EXPECT_EQ(test, r->misses, 0U);
+		   u->events, u->adds, u->misses);
+	KUNIT_EXPECT_EQ(test, u->events, 2U * HP_THREAD_OBJS);
+	KUNIT_EXPECT_EQ(test, u->adds, (unsigned int)HP_THREAD_OBJS);
+	KUNIT_EXPECT_EQ(test, u->misses, 0U);
+	KUNIT_EXPECT_EQ(test, u->wrong, 0U);
 }
 
 static struct kunit_case ddm_hotplug_test_cases[] = {
@@ -674,7 +605,7 @@ static struct kunit_case ddm_hotplug_test_cases[] = {
 static struct kunit_suite ddm_hotplug_test_suite = {
 	.name = "ddm_hotplug",
 	.init = hp_init,
-	.exit = hp_exit,
+	.exit = fx_listener_exit,
 	.test_cases = ddm_hotplug_test_cases,
 };
 

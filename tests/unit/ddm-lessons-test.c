@@ -2,10 +2,13 @@
 /*
  * One or more regression tests per lesson D1-D5 of the driver-model
  * locking history (see the project's design notes), each named after
- * its lesson and failing when the lesson is undone in lib/ddm_*.c
- * (tests/defects/ddm/ proves it).  Shared with KUnit in the kernel:
- * kernel APIs only, no WARN on purpose.  The D2 consequence that needs
- * a controlled interleaving is in the userspace suite.
+ * its lesson and failing when the lesson is undone in lib/ddm/ (the
+ * patch tests/defects/ddm/Dn-*.patch undoes it, and ctest checks that
+ * the test then fails).  Each lesson starts with its story: what the
+ * 2005 RFC did, what breaks it, the rule that holds now.  Shared with
+ * KUnit in the kernel: kernel APIs only, no WARN on purpose.  The D2
+ * window that needs a controlled interleaving is in the userspace suite
+ * (tests/unit/userspace/ddm-userspace-test.c).
  */
 #include <kunit/test.h>
 #include <linux/ddm.h>
@@ -16,184 +19,50 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 
-struct dl_ctx {
-	struct ddm_bus bus;
-	atomic_t released;
-	/* Every ->remove on the bus, and those for an unbound device. */
-	atomic_t removes, unbound_removes;
-};
+#include "ddm-test-fixture.h"
 
-struct dl_drv;
-
-/* Runs in ->probe or ->remove with the device lock held. */
-typedef void (*dl_hook_fn)(struct dl_drv *d, struct ddm_device *dev);
-
-struct dl_drv {
-	struct ddm_driver drv;
-	unsigned long mask;
-	atomic_t probes, removes;
-	dl_hook_fn probe_hook, remove_hook;
-	void *priv;
-};
-
-struct dl_dev {
-	struct ddm_device dev;
-	int id;
-	struct dl_ctx *ctx;
-	atomic_t removes;
-};
-
-static const char *const dl_names[] = { "dl-dev0", "dl-dev1", "dl-dev2" };
-
-static struct dl_dev *to_dl_dev(struct ddm_device *dev)
-{
-	return container_of(dev, struct dl_dev, dev);
-}
-
-static struct dl_drv *to_dl_drv(struct ddm_driver *drv)
-{
-	return container_of(drv, struct dl_drv, drv);
-}
-
-static int dl_match(struct ddm_device *dev, struct ddm_driver *drv)
-{
-	return !!(to_dl_drv(drv)->mask & (1UL << to_dl_dev(dev)->id));
-}
-
-static int dl_probe(struct ddm_device *dev)
-{
-	struct dl_drv *d = to_dl_drv(dev->driver);
-
-	atomic_inc(&d->probes);
-	if (d->probe_hook)
-		d->probe_hook(d, dev);
-	return 0;
-}
-
-static void dl_remove(struct ddm_device *dev)
-{
-	struct dl_ctx *c = container_of(dev->bus, struct dl_ctx, bus);
-	struct dl_drv *d;
-
-	atomic_inc(&c->removes);
-	/* Only a broken core calls ->remove on an unbound device. */
-	if (!dev->driver) {
-		atomic_inc(&c->unbound_removes);
-		return;
-	}
-	d = to_dl_drv(dev->driver);
-	atomic_inc(&d->removes);
-	atomic_inc(&to_dl_dev(dev)->removes);
-	if (d->remove_hook)
-		d->remove_hook(d, dev);
-}
-
-static void dl_release(struct ddm_device *dev)
-{
-	struct dl_dev *d = to_dl_dev(dev);
-
-	atomic_inc(&d->ctx->released);
-	kfree(d);
-}
-
-static struct dl_ctx *dl_setup(struct kunit *test)
-{
-	struct dl_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->bus.name = "dl-bus";
-	c->bus.match = dl_match;
-	KUNIT_ASSERT_EQ(test, ddm_bus_register(&c->bus), 0);
-	return c;
-}
-
-static struct dl_drv *dl_drv_new(struct kunit *test, struct dl_ctx *c,
-				 const char *name, unsigned long mask)
-{
-	struct dl_drv *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->drv.name = name;
-	d->drv.bus = &c->bus;
-	d->drv.probe = dl_probe;
-	d->drv.remove = dl_remove;
-	d->mask = mask;
-	return d;
-}
-
-static struct dl_dev *dl_dev_new(struct kunit *test, struct dl_ctx *c, int id)
-{
-	struct dl_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->id = id;
-	d->ctx = c;
-	d->dev.name = dl_names[id];
-	d->dev.bus = &c->bus;
-	d->dev.release = dl_release;
-	return d;
-}
-
-static struct dl_dev *dl_dev_add(struct kunit *test, struct dl_ctx *c, int id)
-{
-	struct dl_dev *d = dl_dev_new(test, c, id);
-
-	KUNIT_ASSERT_EQ(test, ddm_device_register(&d->dev), 0);
-	return d;
-}
-
-static int dl_count(struct ddm_device *dev, void *data)
-{
-	(*(int *)data)++;
-	return 0;
-}
-
-static int dl_bound(struct dl_drv *d)
-{
-	int n = 0;
-
-	if (ddm_driver_for_each_device(&d->drv, NULL, &n, dl_count))
-		return -1;
-	return n;
-}
-
-/* Wait for @c, or give up when the kthread is told to stop. */
-static bool dl_wait_or_stop(struct completion *c)
-{
-	while (!wait_for_completion_timeout(c, msecs_to_jiffies(50)))
-		if (kthread_should_stop())
-			return false;
-	return true;
-}
-
-static void dl_park(void)
-{
-	/* In the kernel a kthread must not return before kthread_stop(). */
-	while (!kthread_should_stop())
-		usleep_range(1000, 2000);
-}
+/* dl_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
 /* --- D1 ---------------------------------------------------------------- */
 
 /*
- * D1: detaching a driver must not unbind the device its own walk stands
- * on.  Undone, ddm_driver_unregister() waits in klist_remove() for
- * itself (the shim's hung-task bound reports it).
+ * D1, the detach that waited for itself (RFC patch 9).
+ *
+ * The RFC's driver_detach() walked the driver's device list with
+ * driver_for_each_device() and unbound each device from the walk's
+ * callback.  An unbind takes the device off that list with
+ * klist_remove(), which waits until nobody holds the node any more, and
+ * the walk itself holds the node it stands on.  So the thread waited for
+ * itself: unregistering a driver with one bound device hung (rmmod did,
+ * in 2005).  No second thread is needed.
+ *
+ * The rule: a detach never unbinds from inside a walk.  It takes the
+ * last bound device under the list lock, pins it, steps off the list,
+ * then unbinds it under the device lock if it is still bound to this
+ * driver; until the list is empty.  A walk of another thread standing
+ * on a device still makes the unbind wait, as it must.
+ *
+ * tests/defects/ddm/D1-detach-unbinds-from-own-walk.patch puts the walk
+ * back: both tests below hang in klist_remove(), which the shim's
+ * hung-task bound (the kernel's hung-task detector) reports.
+ *
+ * This one: a driver with three bound devices unregisters, and all three
+ * are unbound, each removed once.
  */
 static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
-	struct dl_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
+	struct fx_dev *devs[3];
 	int i;
 
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	KUNIT_ASSERT_EQ(test, dl_bound(a), 3);
+	KUNIT_ASSERT_EQ(test, fx_bound(a), 3);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&devs[i]->removes), 1);
 		KUNIT_EXPECT_NULL(test, devs[i]->dev.driver);
@@ -201,14 +70,14 @@ static void ddm_d1_driver_unregister_detaches_all(struct kunit *test)
 	}
 	for (i = 0; i < 3; i++)
 		ddm_device_unregister(&devs[i]->dev);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 struct dl_walker {
-	struct dl_drv *drv;
-	struct dl_dev *hold;		/* the walk sleeps on this one */
+	struct fx_drv *drv;
+	struct fx_dev *hold;		/* the walk stays on this one */
 	struct completion holding, done;
+	bool detach_came;		/* the detach took hold's lock */
 	int removes_seen, seen;
 	struct ddm_driver *driver_seen;
 };
@@ -218,9 +87,19 @@ static int dl_walker_fn(struct ddm_device *dev, void *data)
 	struct dl_walker *w = data;
 
 	w->seen++;
-	if (to_dl_dev(dev) != w->hold)
+	if (to_fx_dev(dev) != w->hold)
 		return 0;
 	complete(&w->holding);
+	/*
+	 * The detach unbinds the last device first, then comes for ours:
+	 * it takes its lock and waits in klist_remove() for this walk.
+	 */
+	w->detach_came = fx_wait_until(mutex_is_locked(&dev->mutex), 900);
+	/*
+	 * A detach that did not wait would call ->remove now.  That it
+	 * does not is the point, and what does not happen has no state to
+	 * wait for: give it 200 ms to go wrong in.
+	 */
 	msleep(200);
 	/* The unbind waited for us: ->remove has not run on it. */
 	w->removes_seen = atomic_read(&w->hold->removes);
@@ -234,23 +113,34 @@ static int dl_walker_thread(void *data)
 
 	ddm_driver_for_each_device(&w->drv->drv, NULL, w, dl_walker_fn);
 	complete(&w->done);
-	dl_park();
+	fx_park();
 	return 0;
 }
 
-/* D1: a detach waits for other walks standing on a device, not for itself. */
+/*
+ * D1, the other half of the rule: the detach waits for the walks of
+ * others, only not for its own.
+ *
+ *  1. a kthread walks the driver's devices and stays on dev1;
+ *  2. the driver unregisters: the detach unbinds dev2, then takes dev1's
+ *     lock and waits in klist_remove() for the walker;
+ *  3. the walker sees the lock taken and stays a while more, during
+ *     which ->remove must not run on dev1 nor dev1 lose its driver;
+ *  4. it steps on (dev2 is off the list: it saw two devices) and the
+ *     detach unbinds dev1.
+ */
 static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
 	struct dl_walker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	struct task_struct *t;
-	struct dl_dev *devs[3];
+	struct fx_dev *devs[3];
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	w->drv = a;
 	w->hold = devs[1];
@@ -264,17 +154,42 @@ static void ddm_d1_detach_waits_for_walker(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->done,
 				msecs_to_jiffies(900)), 0UL);
 	kthread_stop(t);
+	KUNIT_EXPECT_TRUE(test, w->detach_came);
 	KUNIT_EXPECT_EQ(test, w->removes_seen, 0);
 	KUNIT_EXPECT_PTR_EQ(test, w->driver_seen, &a->drv);
 	KUNIT_EXPECT_EQ(test, w->seen, 2);	/* dev2 was unbound first */
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
 	for (i = 0; i < 3; i++)
 		ddm_device_unregister(&devs[i]->dev);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 /* --- D2 ---------------------------------------------------------------- */
+
+/*
+ * D2, the device nobody probed (RFC patches 7/8).
+ *
+ * The RFC's bus_add_device() probed a new device first (device_attach())
+ * and put it on the bus's device list after; bus_add_driver() likewise
+ * attached a new driver before putting it on the driver list.  The
+ * window between the two steps loses a binding:
+ *
+ *  1. device X is added: its attach walks the bus's drivers, finds none
+ *     for it, and is done;
+ *  2. driver B registers: its attach walks the bus's devices, and X is
+ *     not on the list yet;
+ *  3. X joins the list.  Nobody will probe X with B again: X stays
+ *     unbound for good although its driver is registered.
+ *
+ * The rule: join the bus list first, then probe; whichever of the two
+ * comes second then finds the first.
+ *
+ * tests/defects/ddm/D2-bus-list-joined-after-probe.patch moves the
+ * joins back after the attach.  The two tests here show the order
+ * without a second thread: a probe (which runs inside the attach) looks
+ * for its own device, or its own driver, on the bus list.  The window
+ * itself is driven in the userspace suite (ddm_d2_*_window).
+ */
 
 static int dl_is_dev(struct ddm_device *dev, void *data)
 {
@@ -286,14 +201,14 @@ static int dl_is_drv(struct ddm_driver *drv, void *data)
 	return drv == data;
 }
 
-static void dl_probe_looks_for_device(struct dl_drv *d, struct ddm_device *dev)
+static void dl_probe_looks_for_device(struct fx_drv *d, struct ddm_device *dev)
 {
 	int *found = d->priv;
 
 	*found += ddm_bus_for_each_dev(dev->bus, NULL, dev, dl_is_dev);
 }
 
-static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
+static void dl_probe_looks_for_driver(struct fx_drv *d, struct ddm_device *dev)
 {
 	int *found = d->priv;
 
@@ -301,40 +216,43 @@ static void dl_probe_looks_for_driver(struct dl_drv *d, struct ddm_device *dev)
 }
 
 /*
- * D2: a device is on the bus list before it is probed, so a driver that
- * registers while it probes finds it.  Undone, the probe cannot see it.
+ * D2, the device's side: a device is on the bus list while it is
+ * probed, so a driver registering meanwhile would find it.  Undone, the
+ * probe does not find its own device there.
  */
 static void ddm_d2_device_on_bus_before_probe(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
-	struct dl_dev *d;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d;
 	int found = 0;
 
 	a->probe_hook = dl_probe_looks_for_device;
 	a->priv = &found;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = dl_dev_add(test, c, 0);
+	d = fx_dev_add(test, c, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
 	KUNIT_EXPECT_EQ_MSG(test, found, 1,
 			    "device not on its bus list while probed");
 	ddm_device_unregister(&d->dev);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 1);
 }
 
-/* D2: likewise a driver is on the bus list before it probes devices. */
+/*
+ * D2, the driver's side: a driver is on the bus list while it probes
+ * the devices there, so a device added meanwhile would find it.
+ */
 static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x3);
-	struct dl_dev *devs[2];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x3);
+	struct fx_dev *devs[2];
 	int found = 0;
 
-	devs[0] = dl_dev_add(test, c, 0);
-	devs[1] = dl_dev_add(test, c, 1);
+	devs[0] = fx_dev_add(test, c, 0);
+	devs[1] = fx_dev_add(test, c, 1);
 	a->probe_hook = dl_probe_looks_for_driver;
 	a->priv = &found;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
@@ -345,64 +263,89 @@ static void ddm_d2_driver_on_bus_before_attach(struct kunit *test)
 	ddm_device_unregister(&devs[1]->dev);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 2);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 2);
 }
 
 /* --- D3 ---------------------------------------------------------------- */
 
+/*
+ * D3, the unbind that believed a stale driver (RFC patch 9).
+ *
+ * The RFC's device_release_driver() read dev->driver before it took the
+ * device lock, and did not look again once it had it.  A driver
+ * unregister and a device unregister of one bound device X then both
+ * unbind it:
+ *
+ *  1. the driver's detach takes X's lock and calls ->remove;
+ *  2. meanwhile the device unregister leaves the bus, reads X->driver
+ *     (still set) and blocks on X's lock;
+ *  3. the detach finishes: X->driver = NULL, unlock;
+ *  4. the device unregister gets the lock and unbinds X again from what
+ *     it read: a second ->remove, for a device already unbound, and a
+ *     second klist removal of a node no longer on the list.
+ *
+ * The rule: dev->driver is read, and re-checked, under the device lock.
+ *
+ * tests/defects/ddm/D3-release-reads-driver-unlocked.patch moves the
+ * read back before the lock.  The test holds the ->remove of step 1
+ * open until the other thread has left the bus list, the last thing it
+ * does that can be seen before step 2's read, and a little longer.
+ */
+
 struct dl_d3 {
-	struct dl_dev *victim;
-	struct completion go, started, done;
+	struct fx_dev *victim;
+	struct completion go, done;
+	bool left_bus;			/* seen in the first ->remove */
 };
 
 static int dl_d3_thread(void *data)
 {
 	struct dl_d3 *s = data;
 
-	if (dl_wait_or_stop(&s->go)) {
-		complete(&s->started);
+	if (fx_wait_or_stop(&s->go)) {
 		ddm_device_unregister(&s->victim->dev);
 		complete(&s->done);
 	}
-	dl_park();
+	fx_park();
 	return 0;
 }
 
 /* The first ->remove lets the device unregister start, and lingers. */
-static void dl_d3_remove_hook(struct dl_drv *d, struct ddm_device *dev)
+static void dl_d3_remove_hook(struct fx_drv *d, struct ddm_device *dev)
 {
 	struct dl_d3 *s = d->priv;
 
 	if (atomic_read(&d->removes) != 1)
 		return;
 	complete(&s->go);
-	wait_for_completion_timeout(&s->started, msecs_to_jiffies(900));
-	/* Long enough for the other side to reach the device lock. */
+	/* Off the bus list: next it reads dev->driver and takes the lock. */
+	s->left_bus = fx_wait_until(!klist_node_attached(&dev->knode_bus),
+				    900);
+	/*
+	 * From there to asleep on the device lock we hold is a few
+	 * instructions that change no state: give them 100 ms.
+	 */
 	msleep(100);
 }
 
 /*
  * D3: a driver unregister and a device unregister of one bound device
- * race; the device must be removed exactly once.  Undone (dev->driver
- * read before the device lock), the device unregister saw the driver
- * still bound and calls ->remove a second time.
+ * race (steps 1-4 above); the device must be removed exactly once.
  */
 static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
 	struct dl_d3 *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct task_struct *t;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	init_completion(&s->go);
-	init_completion(&s->started);
 	init_completion(&s->done);
 	a->remove_hook = dl_d3_remove_hook;
 	a->priv = s;
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	s->victim = dl_dev_add(test, c, 0);
+	s->victim = fx_dev_add(test, c, 0);
 	KUNIT_ASSERT_PTR_EQ(test, s->victim->dev.driver, &a->drv);
 	t = kthread_run(dl_d3_thread, s, "dl-d3");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
@@ -411,30 +354,50 @@ static void ddm_d3_unbind_race_removes_once(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&s->done,
 				msecs_to_jiffies(900)), 0UL);
 	kthread_stop(t);
+	KUNIT_EXPECT_TRUE(test, s->left_bus);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->removes), 1,
 			    "->remove called more than once for one device");
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&c->unbound_removes), 0,
 			    "->remove called for a device already unbound");
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
+	fx_teardown(test, c, 1);
 }
 
 /* --- D4 ---------------------------------------------------------------- */
 
+/*
+ * D4, the device bound twice (RFC patches 1/2).
+ *
+ * The RFC's driver_probe_device() did not ask, under the device lock,
+ * whether the device was bound already.  Probing a bound device (by hand,
+ * or from the attach of another matching driver) called the new
+ * driver's ->probe on a device another driver owned, overwrote
+ * dev->driver, and re-initialised the device's node while it was still
+ * linked on the first driver's list.  No race is needed: the check was
+ * simply missing.
+ *
+ * The rule: a probe of a bound device fails with -EBUSY, whichever the
+ * driver, and changes nothing.
+ *
+ * tests/defects/ddm/D4-no-already-bound-check.patch drops the check.
+ * The two tests: an explicit probe of a bound device, by another driver
+ * and by its own; and a driver registering (and attaching) while every
+ * device is bound to another.
+ */
+
 /* D4: probing a bound device fails with -EBUSY, whatever the driver. */
 static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x1);
-	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x1);
-	struct dl_dev *d;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0x1);
+	struct fx_dev *d;
 	int ret;
 
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
-	d = dl_dev_add(test, c, 0);
+	d = fx_dev_add(test, c, 0);
 	KUNIT_ASSERT_PTR_EQ(test, d->dev.driver, &a->drv);
 	/* Asserts: going on after a double bind would corrupt the lists. */
 	ret = ddm_driver_probe_device(&b->drv, &d->dev);
@@ -446,30 +409,29 @@ static void ddm_d4_probe_of_bound_device_is_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 0);
 	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 1);
-	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(b), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 3U);
 	ddm_device_unregister(&d->dev);
 	ddm_driver_unregister(&b->drv);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 1);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 1);
 }
 
 /* D4: a driver registering later leaves devices bound elsewhere alone. */
 static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 {
-	struct dl_ctx *c = dl_setup(test);
-	struct dl_drv *a = dl_drv_new(test, c, "dl-a", 0x7);
-	struct dl_drv *b = dl_drv_new(test, c, "dl-b", 0x7);
-	struct dl_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x7);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0x7);
+	struct fx_dev *devs[3];
 	int i, probes;
 
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	for (i = 0; i < 3; i++)
-		devs[i] = dl_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
 	probes = atomic_read(&b->probes);
 	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
@@ -478,8 +440,8 @@ static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 	probes = atomic_read(&b->probes);
 	KUNIT_ASSERT_EQ_MSG(test, probes, 0,
 			    "driver_attach probed devices bound elsewhere");
-	KUNIT_EXPECT_EQ(test, dl_bound(a), 3);
-	KUNIT_EXPECT_EQ(test, dl_bound(b), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 3);
+	KUNIT_EXPECT_EQ(test, fx_bound(b), 0);
 	/* Once unbound, a device is free for another driver's attach. */
 	ddm_device_release_driver(&devs[1]->dev);
 	KUNIT_EXPECT_EQ(test, ddm_driver_attach(&b->drv), 0);
@@ -490,11 +452,23 @@ static void ddm_d4_driver_attach_skips_bound_devices(struct kunit *test)
 	ddm_driver_unregister(&b->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
-	ddm_bus_unregister(&c->bus);
+	fx_teardown(test, c, 3);
 }
 
 /* --- D5 ---------------------------------------------------------------- */
+
+/*
+ * D5, the check the RFC got right.
+ *
+ * The RFC's bus_for_each_dev() and friends returned -EINVAL for a NULL
+ * bus (or driver) instead of walking a list inside a NULL pointer.
+ * Nothing broke here; the lesson is to keep it.  A NULL bus is a quiet
+ * -EINVAL (a caller's "nothing to walk"), unlike a NULL callback, which
+ * is a bug and is reported (see ddm_misuse_null_arguments).
+ *
+ * tests/defects/ddm/D5-null-bus-not-checked.patch drops the NULL-bus
+ * check from ddm_bus_for_each_dev(): the walk then dereferences NULL.
+ */
 
 static int dl_called;
 

@@ -13,200 +13,9 @@
 #include <linux/errno.h>
 #include <linux/slab.h>
 
-#define DT_DEVS		8
-/* The ids of the devices a driver matches, as a mask. */
-#define DT_ID(i)	(1UL << (i))
+#include "ddm-test-fixture.h"
 
-static const char *const dt_names[DT_DEVS] = {
-	"dt-dev0", "dt-dev1", "dt-dev2", "dt-dev3",
-	"dt-dev4", "dt-dev5", "dt-dev6", "dt-dev7",
-};
-
-struct dt_ctx {
-	struct ddm_bus bus;
-	atomic_t released;
-	atomic_t unlocked_calls;	/* driver callbacks without the lock */
-};
-
-struct dt_drv {
-	struct ddm_driver drv;
-	unsigned long mask;		/* ids of the devices it matches */
-	int fail_id, fail_ret;		/* probe of fail_id returns fail_ret */
-	int suspend_ret;
-	atomic_t probes, removes, suspends, resumes, shutdowns;
-};
-
-struct dt_dev {
-	struct ddm_device dev;
-	int id, minor;
-	struct dt_ctx *ctx;
-	atomic_t probes, removes;
-};
-
-static struct dt_dev *to_dt_dev(struct ddm_device *dev)
-{
-	return container_of(dev, struct dt_dev, dev);
-}
-
-static struct dt_drv *to_dt_drv(struct ddm_driver *drv)
-{
-	return container_of(drv, struct dt_drv, drv);
-}
-
-static struct dt_ctx *dt_ctx_of(struct ddm_device *dev)
-{
-	return container_of(dev->bus, struct dt_ctx, bus);
-}
-
-static int dt_match(struct ddm_device *dev, struct ddm_driver *drv)
-{
-	return !!(to_dt_drv(drv)->mask & DT_ID(to_dt_dev(dev)->id));
-}
-
-static void dt_check_locked(struct ddm_device *dev)
-{
-	if (!mutex_is_locked(&dev->mutex))
-		atomic_inc(&dt_ctx_of(dev)->unlocked_calls);
-}
-
-static int dt_probe(struct ddm_device *dev)
-{
-	struct dt_drv *d = to_dt_drv(dev->driver);
-
-	dt_check_locked(dev);
-	atomic_inc(&d->probes);
-	atomic_inc(&to_dt_dev(dev)->probes);
-	if (to_dt_dev(dev)->id == d->fail_id)
-		return d->fail_ret;
-	return 0;
-}
-
-static void dt_remove(struct ddm_device *dev)
-{
-	dt_check_locked(dev);
-	atomic_inc(&to_dt_drv(dev->driver)->removes);
-	atomic_inc(&to_dt_dev(dev)->removes);
-}
-
-static int dt_suspend(struct ddm_device *dev)
-{
-	dt_check_locked(dev);
-	atomic_inc(&to_dt_drv(dev->driver)->suspends);
-	return to_dt_drv(dev->driver)->suspend_ret;
-}
-
-static int dt_resume(struct ddm_device *dev)
-{
-	dt_check_locked(dev);
-	atomic_inc(&to_dt_drv(dev->driver)->resumes);
-	return 0;
-}
-
-static void dt_shutdown(struct ddm_device *dev)
-{
-	dt_check_locked(dev);
-	atomic_inc(&to_dt_drv(dev->driver)->shutdowns);
-}
-
-static void dt_release(struct ddm_device *dev)
-{
-	struct dt_dev *d = to_dt_dev(dev);
-
-	atomic_inc(&d->ctx->released);
-	kfree(d);
-}
-
-static struct dt_ctx *dt_setup(struct kunit *test)
-{
-	struct dt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->bus.name = "dt-bus";
-	c->bus.match = dt_match;
-	KUNIT_ASSERT_EQ(test, ddm_bus_register(&c->bus), 0);
-	return c;
-}
-
-static void dt_teardown(struct kunit *test, struct dt_ctx *c, int released)
-{
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), released);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->unlocked_calls), 0);
-	ddm_bus_unregister(&c->bus);
-	KUNIT_EXPECT_FALSE(test, c->bus.registered);
-}
-
-static struct dt_drv *dt_drv_new(struct kunit *test, struct dt_ctx *c,
-				 const char *name, unsigned long mask)
-{
-	struct dt_drv *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->drv.name = name;
-	d->drv.bus = &c->bus;
-	d->drv.probe = dt_probe;
-	d->drv.remove = dt_remove;
-	d->drv.suspend = dt_suspend;
-	d->drv.resume = dt_resume;
-	d->drv.shutdown = dt_shutdown;
-	d->mask = mask;
-	d->fail_id = -1;
-	return d;
-}
-
-static struct dt_drv *dt_drv_add(struct kunit *test, struct dt_ctx *c,
-				 const char *name, unsigned long mask)
-{
-	struct dt_drv *d = dt_drv_new(test, c, name, mask);
-
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&d->drv), 0);
-	return d;
-}
-
-static struct dt_dev *dt_dev_new(struct kunit *test, struct dt_ctx *c, int id)
-{
-	struct dt_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->id = id;
-	d->minor = -1;
-	d->ctx = c;
-	d->dev.name = dt_names[id];
-	d->dev.bus = &c->bus;
-	d->dev.release = dt_release;
-	return d;
-}
-
-static struct dt_dev *dt_dev_add(struct kunit *test, struct dt_ctx *c, int id)
-{
-	struct dt_dev *d = dt_dev_new(test, c, id);
-
-	KUNIT_ASSERT_EQ(test, ddm_device_register(&d->dev), 0);
-	return d;
-}
-
-static int dt_count(struct ddm_device *dev, void *data)
-{
-	(*(int *)data)++;
-	return 0;
-}
-
-/* The number of devices bound to @d, by walking its list. */
-static int dt_bound(struct dt_drv *d)
-{
-	int n = 0;
-
-	if (ddm_driver_for_each_device(&d->drv, NULL, &n, dt_count))
-		return -1;
-	return n;
-}
-
-static void dt_unregister_all(struct dt_dev **devs, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		ddm_device_unregister(&devs[i]->dev);
-}
+/* dt_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
 /* --- registration ----------------------------------------------------- */
 
@@ -222,7 +31,7 @@ static int dt_never_drv(struct ddm_driver *drv, void *data)
 
 static void ddm_test_empty_bus(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
+	struct fx_ctx *c = fx_setup(test);
 
 	KUNIT_EXPECT_TRUE(test, c->bus.registered);
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, NULL,
@@ -234,13 +43,13 @@ static void ddm_test_empty_bus(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, c->bus.registered);
 	/* A bus can come back. */
 	KUNIT_EXPECT_EQ(test, ddm_bus_register(&c->bus), 0);
-	dt_teardown(test, c, 0);
+	fx_teardown(test, c, 0);
 }
 
 static void ddm_test_device_without_driver(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 	int n = 0;
 
 	KUNIT_EXPECT_NULL(test, d->dev.driver);
@@ -248,25 +57,25 @@ static void ddm_test_device_without_driver(struct kunit *test)
 	/* The caller's reference and the bus list's. */
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 2U);
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, &n,
-						   dt_count), 0);
+						   fx_count), 0);
 	KUNIT_EXPECT_EQ(test, n, 1);
 	KUNIT_EXPECT_EQ(test, ddm_device_attach(&d->dev), 0);
 	ddm_device_unregister(&d->dev);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_driver_binds_existing_devices(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_dev *devs[4];
-	struct dt_drv *a;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *devs[4];
+	struct fx_drv *a;
 	int i;
 
 	for (i = 0; i < 4; i++)
-		devs[i] = dt_dev_add(test, c, i);
-	a = dt_drv_add(test, c, "dt-a", DT_ID(1) | DT_ID(3));
+		devs[i] = fx_dev_add(test, c, i);
+	a = fx_drv_add(test, c, "fx-a", FX_ID(1) | FX_ID(3));
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 2);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 2);
 	for (i = 0; i < 4; i++) {
 		bool want = i == 1 || i == 3;
 
@@ -280,44 +89,44 @@ static void ddm_test_driver_binds_existing_devices(struct kunit *test)
 	}
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_NULL(test, devs[i]->dev.driver);
 		KUNIT_EXPECT_EQ(test, kref_read(&devs[i]->dev.kref), 2U);
 	}
-	dt_unregister_all(devs, 4);
+	fx_unregister_all(devs, 4);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
-	dt_teardown(test, c, 4);
+	fx_teardown(test, c, 4);
 }
 
 static void ddm_test_device_binds_on_add(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *devs[2];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *devs[2];
 
-	devs[0] = dt_dev_add(test, c, 0);
-	devs[1] = dt_dev_add(test, c, 1);
+	devs[0] = fx_dev_add(test, c, 0);
+	devs[1] = fx_dev_add(test, c, 1);
 	KUNIT_EXPECT_PTR_EQ(test, devs[0]->dev.driver, &a->drv);
 	KUNIT_EXPECT_NULL(test, devs[1]->dev.driver);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
 	KUNIT_EXPECT_EQ(test, ddm_device_attach(&devs[0]->dev), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
-	dt_unregister_all(devs, 2);
+	fx_unregister_all(devs, 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	dt_teardown(test, c, 2);
+	fx_teardown(test, c, 2);
 }
 
 static void ddm_test_first_matching_driver_wins(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_drv *b = dt_drv_add(test, c, "dt-b", DT_ID(0));
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_drv *b = fx_drv_add(test, c, "fx-b", FX_ID(0));
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 
 	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
@@ -334,33 +143,30 @@ static void ddm_test_first_matching_driver_wins(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 1);
 	ddm_driver_unregister(&b->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 /* --- probe results ----------------------------------------------------- */
 
 static void ddm_test_failed_probes_try_next_driver(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *nodev = dt_drv_add(test, c, "dt-nodev", DT_ID(0));
-	struct dt_drv *nxio = dt_drv_add(test, c, "dt-nxio", DT_ID(0));
-	struct dt_drv *eio = dt_drv_add(test, c, "dt-eio", DT_ID(0));
-	struct dt_drv *good = dt_drv_new(test, c, "dt-good", DT_ID(0));
-	struct dt_dev *d;
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *nodev = fx_drv_add(test, c, "fx-nodev", FX_ID(0));
+	struct fx_drv *nxio = fx_drv_add(test, c, "fx-nxio", FX_ID(0));
+	struct fx_drv *eio = fx_drv_add(test, c, "fx-eio", FX_ID(0));
+	struct fx_drv *good = fx_drv_new(test, c, "fx-good", FX_ID(0));
+	struct fx_dev *d;
 
-	nodev->fail_id = 0;
-	nxio->fail_id = 0;
-	eio->fail_id = 0;
-	nodev->fail_ret = -ENODEV;
-	nxio->fail_ret = -ENXIO;
-	eio->fail_ret = -EIO;
-	d = dt_dev_add(test, c, 0);
+	fx_drv_fail_probe(nodev, 0, -ENODEV);
+	fx_drv_fail_probe(nxio, 0, -ENXIO);
+	fx_drv_fail_probe(eio, 0, -EIO);
+	d = fx_dev_add(test, c, 0);
 	/* Nobody took it; every failure left it unbound. */
 	KUNIT_EXPECT_NULL(test, d->dev.driver);
 	KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&d->dev));
 	KUNIT_EXPECT_NULL(test, ddm_get_drvdata(&d->dev));
 	KUNIT_EXPECT_EQ(test, atomic_read(&d->probes), 3);
-	KUNIT_EXPECT_EQ(test, dt_bound(eio), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(eio), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 2U);
 
 	/* Each error comes back from an explicit probe. */
@@ -388,14 +194,14 @@ static void ddm_test_failed_probes_try_next_driver(struct kunit *test)
 	ddm_device_unregister(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&good->removes), 2);
 	ddm_driver_unregister(&good->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_probe_of_non_matching_device(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(1));
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(1));
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 
 	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&a->drv, &d->dev),
 			-ENODEV);
@@ -408,14 +214,14 @@ static void ddm_test_probe_of_non_matching_device(struct kunit *test)
 	ddm_driver_unregister(&a->drv);
 	ddm_device_unregister(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_probe_of_deleted_device(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 
 	ddm_device_del(&d->dev);	/* our reference keeps it */
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
@@ -428,70 +234,70 @@ static void ddm_test_probe_of_deleted_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 1U);
 	ddm_put_device(&d->dev);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 /* --- unbinding --------------------------------------------------------- */
 
 static void ddm_test_release_driver_once(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 
 	ddm_device_release_driver(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	KUNIT_EXPECT_NULL(test, d->dev.driver);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 2U);
 	ddm_device_release_driver(&d->dev);	/* not bound: nothing */
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	/* The node can be bound again once released. */
 	KUNIT_EXPECT_EQ(test, ddm_device_attach(&d->dev), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 2);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
 	ddm_device_unregister(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_driver_reregisters(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0) | DT_ID(1) | DT_ID(2));
-	struct dt_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0) | FX_ID(1) | FX_ID(2));
+	struct fx_dev *devs[3];
 	int i, round;
 
 	for (i = 0; i < 3; i++)
-		devs[i] = dt_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	for (round = 1; round <= 3; round++) {
-		KUNIT_EXPECT_EQ(test, dt_bound(a), 3);
+		KUNIT_EXPECT_EQ(test, fx_bound(a), 3);
 		ddm_driver_unregister(&a->drv);
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3 * round);
-		KUNIT_EXPECT_EQ(test, dt_bound(a), 0);
+		KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
 		KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 3 * round + 3);
 	}
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, atomic_read(&devs[i]->removes), 3);
-	dt_unregister_all(devs, 3);
+	fx_unregister_all(devs, 3);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 12);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 12);
-	dt_teardown(test, c, 3);
+	fx_teardown(test, c, 3);
 }
 
 /* A walk pins the device it stands on, even once it is unregistered. */
 struct dt_pin {
-	struct dt_dev *victim;
+	struct fx_dev *victim;
 	int seen, released_in_walk, after_id;
 };
 
 static int dt_pin_fn(struct ddm_device *dev, void *data)
 {
 	struct dt_pin *p = data;
-	struct dt_dev *d = to_dt_dev(dev);
+	struct fx_dev *d = to_fx_dev(dev);
 
 	p->seen++;
 	if (d != p->victim)
@@ -504,14 +310,14 @@ static int dt_pin_fn(struct ddm_device *dev, void *data)
 
 static void ddm_test_walk_pins_unregistered_device(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(1));
-	struct dt_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(1));
+	struct fx_dev *devs[3];
 	struct dt_pin p = {};
 	int i;
 
 	for (i = 0; i < 3; i++)
-		devs[i] = dt_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	p.victim = devs[1];
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, &p,
 						   dt_pin_fn), 0);
@@ -524,22 +330,22 @@ static void ddm_test_walk_pins_unregistered_device(struct kunit *test)
 	ddm_device_unregister(&devs[0]->dev);
 	ddm_device_unregister(&devs[2]->dev);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 3);
+	fx_teardown(test, c, 3);
 }
 
 /* --- walks --------------------------------------------------------------- */
 
 struct dt_walk {
-	int ids[DT_DEVS];
+	int ids[FX_DEVS];
 	int n, stop_at;
 };
 
 static int dt_walk_dev(struct ddm_device *dev, void *data)
 {
 	struct dt_walk *w = data;
-	int id = to_dt_dev(dev)->id;
+	int id = to_fx_dev(dev)->id;
 
-	if (w->n < DT_DEVS)
+	if (w->n < FX_DEVS)
 		w->ids[w->n] = id;
 	w->n++;
 	return id == w->stop_at ? 100 + id : 0;
@@ -548,9 +354,9 @@ static int dt_walk_dev(struct ddm_device *dev, void *data)
 static int dt_walk_drv(struct ddm_driver *drv, void *data)
 {
 	struct dt_walk *w = data;
-	int id = (int)to_dt_drv(drv)->mask;	/* drivers carry their id here */
+	int id = (int)to_fx_drv(drv)->mask;	/* drivers carry their id here */
 
-	if (w->n < DT_DEVS)
+	if (w->n < FX_DEVS)
 		w->ids[w->n] = id;
 	w->n++;
 	return id == w->stop_at ? 100 + id : 0;
@@ -566,110 +372,114 @@ static void dt_expect_walk(struct kunit *test, struct dt_walk *w,
 		KUNIT_EXPECT_EQ_MSG(test, w->ids[i], want[i], "position %d", i);
 }
 
+/*
+ * The three walks, each from @start (NULL: the head) and stopping at id
+ * @stop_at (-1: never), into a fresh @w.  Return what the walk returns.
+ */
+static int dt_walk_bus(struct fx_ctx *c, struct fx_dev *start, int stop_at,
+		       struct dt_walk *w)
+{
+	*w = (struct dt_walk){ .stop_at = stop_at };
+	return ddm_bus_for_each_dev(&c->bus, start ? &start->dev : NULL, w,
+				    dt_walk_dev);
+}
+
+static int dt_walk_drivers(struct fx_ctx *c, struct fx_drv *start,
+			   int stop_at, struct dt_walk *w)
+{
+	*w = (struct dt_walk){ .stop_at = stop_at };
+	return ddm_bus_for_each_drv(&c->bus, start ? &start->drv : NULL, w,
+				    dt_walk_drv);
+}
+
+static int dt_walk_bound(struct fx_drv *d, struct fx_dev *start,
+			 int stop_at, struct dt_walk *w)
+{
+	*w = (struct dt_walk){ .stop_at = stop_at };
+	return ddm_driver_for_each_device(&d->drv,
+					  start ? &start->dev : NULL, w,
+					  dt_walk_dev);
+}
+
 static void ddm_test_walk_bus_devices(struct kunit *test)
 {
 	static const int all[] = { 0, 1, 2, 3, 4 }, from1[] = { 2, 3, 4 };
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_dev *devs[5];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *devs[5];
 	struct dt_walk w;
 	int i;
 
 	for (i = 0; i < 5; i++)
-		devs[i] = dt_dev_add(test, c, i);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, &w,
-						   dt_walk_dev), 0);
+		devs[i] = fx_dev_add(test, c, i);
+	KUNIT_EXPECT_EQ(test, dt_walk_bus(c, NULL, -1, &w), 0);
 	dt_expect_walk(test, &w, all, 5);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, &devs[1]->dev, &w,
-						   dt_walk_dev), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_bus(c, devs[1], -1, &w), 0);
 	dt_expect_walk(test, &w, from1, 3);
-	w = (struct dt_walk){ .stop_at = 3 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, &w,
-						   dt_walk_dev), 103);
+	KUNIT_EXPECT_EQ(test, dt_walk_bus(c, NULL, 3, &w), 103);
 	dt_expect_walk(test, &w, all, 4);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, &devs[4]->dev, &w,
-						   dt_walk_dev), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_bus(c, devs[4], -1, &w), 0);
 	KUNIT_EXPECT_EQ(test, w.n, 0);
 	/* Walks leave no references behind. */
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, kref_read(&devs[i]->dev.kref), 2U);
-	dt_unregister_all(devs, 5);
-	dt_teardown(test, c, 5);
+	fx_unregister_all(devs, 5);
+	fx_teardown(test, c, 5);
 }
 
 static void ddm_test_walk_bus_drivers(struct kunit *test)
 {
 	static const int all[] = { 0, 1, 2, 3 }, from2[] = { 3 };
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *drvs[4];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *drvs[4];
 	struct dt_walk w;
 	int i;
 
 	/* mask doubles as the id; these drivers match nothing that exists. */
 	for (i = 0; i < 4; i++)
-		drvs[i] = dt_drv_add(test, c, "dt-walk", i);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, NULL, &w,
-						   dt_walk_drv), 0);
+		drvs[i] = fx_drv_add(test, c, "fx-walk", i);
+	KUNIT_EXPECT_EQ(test, dt_walk_drivers(c, NULL, -1, &w), 0);
 	dt_expect_walk(test, &w, all, 4);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, &drvs[2]->drv, &w,
-						   dt_walk_drv), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_drivers(c, drvs[2], -1, &w), 0);
 	dt_expect_walk(test, &w, from2, 1);
-	w = (struct dt_walk){ .stop_at = 1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, NULL, &w,
-						   dt_walk_drv), 101);
+	KUNIT_EXPECT_EQ(test, dt_walk_drivers(c, NULL, 1, &w), 101);
 	dt_expect_walk(test, &w, all, 2);
 	/* An unregistered driver is no longer walked. */
 	ddm_driver_unregister(&drvs[0]->drv);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, NULL, &w,
-						   dt_walk_drv), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_drivers(c, NULL, -1, &w), 0);
 	dt_expect_walk(test, &w, all + 1, 3);
 	for (i = 1; i < 4; i++)
 		ddm_driver_unregister(&drvs[i]->drv);
-	dt_teardown(test, c, 0);
+	fx_teardown(test, c, 0);
 }
 
 static void ddm_test_walk_driver_devices(struct kunit *test)
 {
 	static const int all[] = { 1, 2, 4 }, from2[] = { 4 };
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(1) | DT_ID(2) | DT_ID(4));
-	struct dt_dev *devs[5];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(1) | FX_ID(2) | FX_ID(4));
+	struct fx_dev *devs[5];
 	struct dt_walk w;
 	int i;
 
 	for (i = 0; i < 5; i++)
-		devs[i] = dt_dev_add(test, c, i);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(&a->drv, NULL, &w,
-							 dt_walk_dev), 0);
+		devs[i] = fx_dev_add(test, c, i);
+	KUNIT_EXPECT_EQ(test, dt_walk_bound(a, NULL, -1, &w), 0);
 	dt_expect_walk(test, &w, all, 3);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(&a->drv,
-							 &devs[2]->dev, &w,
-							 dt_walk_dev), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_bound(a, devs[2], -1, &w), 0);
 	dt_expect_walk(test, &w, from2, 1);
-	w = (struct dt_walk){ .stop_at = 2 };
-	KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(&a->drv, NULL, &w,
-							 dt_walk_dev), 102);
+	KUNIT_EXPECT_EQ(test, dt_walk_bound(a, NULL, 2, &w), 102);
 	dt_expect_walk(test, &w, all, 2);
 	/* An unbound device leaves the driver's list. */
 	ddm_device_release_driver(&devs[2]->dev);
-	w = (struct dt_walk){ .stop_at = -1 };
-	KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(&a->drv, NULL, &w,
-							 dt_walk_dev), 0);
+	KUNIT_EXPECT_EQ(test, dt_walk_bound(a, NULL, -1, &w), 0);
 	KUNIT_EXPECT_EQ(test, w.n, 2);
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, kref_read(&devs[i]->dev.kref),
 				i == 1 || i == 4 ? 3U : 2U);
-	dt_unregister_all(devs, 5);
+	fx_unregister_all(devs, 5);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 3);
-	dt_teardown(test, c, 5);
+	fx_teardown(test, c, 5);
 }
 
 /* --- client conversions -------------------------------------------------- */
@@ -683,7 +493,7 @@ static int dt_pnp_count_devices(struct ddm_device *dev, void *data)
 	return 0;
 }
 
-static int dt_pnp_register_driver(struct dt_drv *d)
+static int dt_pnp_register_driver(struct fx_drv *d)
 {
 	int count = ddm_driver_register(&d->drv);
 
@@ -697,47 +507,51 @@ static int dt_pnp_register_driver(struct dt_drv *d)
 
 static void ddm_test_pnp_counts_initial_matches(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_new(test, c, "dt-pnp", DT_ID(0) | DT_ID(2) | DT_ID(3));
-	struct dt_dev *devs[4];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-pnp", FX_ID(0) | FX_ID(2) | FX_ID(3));
+	struct fx_dev *devs[4];
 	int i;
 
 	for (i = 0; i < 4; i++)
-		devs[i] = dt_dev_add(test, c, i);
-	a->fail_id = 3;			/* one match refuses: not counted */
-	a->fail_ret = -ENODEV;
+		devs[i] = fx_dev_add(test, c, i);
+	/* One match refuses: not counted. */
+	fx_drv_fail_probe(a, 3, -ENODEV);
 	KUNIT_EXPECT_EQ(test, dt_pnp_register_driver(a), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 3);
-	dt_unregister_all(devs, 4);
+	fx_unregister_all(devs, 4);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 2);
-	dt_teardown(test, c, 4);
+	fx_teardown(test, c, 4);
 }
 
 /*
  * usb_find_interface(): the interface bound to a driver that has a given
  * minor, found by a walk that stops there.  The RFC squeezed the minor
- * through a pointer cast; here a struct carries both ways.
+ * through a pointer cast; here a struct carries both ways.  The
+ * interfaces' minors are dt_minors[], by device id (-1: none).
  */
+static const int dt_minors[] = { -1, 16, 17, -1, 18 };
+
 struct dt_find_intf {
 	int minor;
-	struct dt_dev *found;
+	struct fx_dev *found;
 	int visited;
 };
 
 static int dt_usb_match_minor(struct ddm_device *dev, void *data)
 {
 	struct dt_find_intf *f = data;
-	struct dt_dev *intf = to_dt_dev(dev);
+	struct fx_dev *intf = to_fx_dev(dev);
+	int minor = dt_minors[intf->id];
 
 	f->visited++;
-	if (intf->minor == -1 || intf->minor != f->minor)
+	if (minor == -1 || minor != f->minor)
 		return 0;
 	f->found = intf;
 	return 1;
 }
 
-static struct dt_dev *dt_usb_find_interface(struct dt_drv *d, int minor,
+static struct fx_dev *dt_usb_find_interface(struct fx_drv *d, int minor,
 					    int *visited)
 {
 	struct dt_find_intf f = { .minor = minor };
@@ -750,17 +564,13 @@ static struct dt_dev *dt_usb_find_interface(struct dt_drv *d, int minor,
 
 static void ddm_test_usb_find_interface_by_minor(struct kunit *test)
 {
-	static const int minors[] = { -1, 16, 17, -1, 18 };
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-usb", 0x1fUL);
-	struct dt_dev *devs[5];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-usb", 0x1fUL);
+	struct fx_dev *devs[5];
 	int i, visited;
 
-	for (i = 0; i < 5; i++) {
-		devs[i] = dt_dev_new(test, c, i);
-		devs[i]->minor = minors[i];
-		KUNIT_ASSERT_EQ(test, ddm_device_register(&devs[i]->dev), 0);
-	}
+	for (i = 0; i < 5; i++)
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_EXPECT_PTR_EQ(test, dt_usb_find_interface(a, 17, &visited),
 			    devs[2]);
 	KUNIT_EXPECT_EQ(test, visited, 3);	/* stopped there */
@@ -774,20 +584,20 @@ static void ddm_test_usb_find_interface_by_minor(struct kunit *test)
 	ddm_device_release_driver(&devs[2]->dev);
 	KUNIT_EXPECT_NULL(test, dt_usb_find_interface(a, 17, &visited));
 	KUNIT_EXPECT_EQ(test, visited, 4);
-	dt_unregister_all(devs, 5);
+	fx_unregister_all(devs, 5);
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 5);
-	dt_teardown(test, c, 5);
+	fx_teardown(test, c, 5);
 }
 
 /* --- manual binding, calls into the driver --------------------------------- */
 
 static void ddm_test_bind_driver_claims_device(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *d0 = dt_dev_add(test, c, 0);
-	struct dt_dev *d1 = dt_dev_add(test, c, 1);	/* a does not match */
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d0 = fx_dev_add(test, c, 0);
+	struct fx_dev *d1 = fx_dev_add(test, c, 1);	/* a does not match */
 
 	KUNIT_EXPECT_NULL(test, d1->dev.driver);
 	ddm_device_lock(&d1->dev);
@@ -795,44 +605,44 @@ static void ddm_test_bind_driver_claims_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d1->dev), 0);
 	ddm_device_unlock(&d1->dev);
 	KUNIT_EXPECT_TRUE(test, ddm_device_is_bound(&d1->dev));
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 2);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);	/* d0 only */
 	ddm_driver_unregister(&a->drv);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d0->removes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d1->removes), 1);
 	ddm_device_unregister(&d0->dev);
 	ddm_device_unregister(&d1->dev);
-	dt_teardown(test, c, 2);
+	fx_teardown(test, c, 2);
 }
 
 static void ddm_test_preset_driver_bound_on_add(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", 0);
-	struct dt_dev *d = dt_dev_new(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", 0);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
 
 	ddm_device_initialize(&d->dev);
 	d->dev.driver = &a->drv;
 	KUNIT_ASSERT_EQ(test, ddm_device_add(&d->dev), 0);
 	KUNIT_EXPECT_TRUE(test, ddm_device_is_bound(&d->dev));
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 0);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
 	KUNIT_EXPECT_EQ(test, ddm_device_attach(&d->dev), 1);
 	ddm_device_unregister(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_suspend_resume_shutdown(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0) | DT_ID(2));
-	struct dt_dev *devs[3];
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0) | FX_ID(2));
+	struct fx_dev *devs[3];
 	int i;
 
 	for (i = 0; i < 3; i++)
-		devs[i] = dt_dev_add(test, c, i);
+		devs[i] = fx_dev_add(test, c, i);
 	KUNIT_EXPECT_EQ(test, ddm_device_suspend(&devs[0]->dev), 0);
 	a->suspend_ret = -EAGAIN;
 	KUNIT_EXPECT_EQ(test, ddm_device_suspend(&devs[2]->dev), -EAGAIN);
@@ -843,7 +653,7 @@ static void ddm_test_suspend_resume_shutdown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->resumes), 1);
 	KUNIT_EXPECT_EQ(test, ddm_bus_shutdown(&c->bus), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->shutdowns), 2);
-	KUNIT_EXPECT_EQ(test, dt_bound(a), 2);	/* still bound */
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 2);	/* still bound */
 	/* A driver without the callbacks is fine. */
 	a->drv.suspend = NULL;
 	a->drv.resume = NULL;
@@ -853,16 +663,16 @@ static void ddm_test_suspend_resume_shutdown(struct kunit *test)
 	ddm_device_shutdown(&devs[0]->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->suspends), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->shutdowns), 2);
-	dt_unregister_all(devs, 3);
+	fx_unregister_all(devs, 3);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 3);
+	fx_teardown(test, c, 3);
 }
 
 static void ddm_test_references(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_new(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *d = dt_dev_new(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_new(test, c, 0);
 
 	ddm_device_initialize(&d->dev);
 	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 1U);
@@ -881,14 +691,14 @@ static void ddm_test_references(struct kunit *test)
 	ddm_put_device(&d->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static void ddm_test_drvdata(struct kunit *test)
 {
-	struct dt_ctx *c = dt_setup(test);
-	struct dt_drv *a = dt_drv_add(test, c, "dt-a", DT_ID(0));
-	struct dt_dev *d = dt_dev_add(test, c, 0);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_add(test, c, 0);
 	int cookie;
 
 	ddm_set_drvdata(&d->dev, &cookie);
@@ -898,7 +708,7 @@ static void ddm_test_drvdata(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ddm_get_drvdata(&d->dev));
 	ddm_device_unregister(&d->dev);
 	ddm_driver_unregister(&a->drv);
-	dt_teardown(test, c, 1);
+	fx_teardown(test, c, 1);
 }
 
 static struct kunit_case ddm_test_cases[] = {

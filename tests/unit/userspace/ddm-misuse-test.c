@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Misuse of the ddm binding core's API: NULL arguments, registering or
+ * unregistering twice, binding what cannot be bound, devices without a
+ * release, busy buses, walks and probes across buses, sleeping in
+ * atomic context.  Each must be reported (a WARN, which the shim
+ * records and each case expects by its text) and survived, leaving the
+ * core as it was.  Userspace only: in the kernel these WARNs would
+ * taint it.
+ */
+#include <kunit/test.h>
+#include <linux/ddm.h>
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <shim/shim.h>
+
+#include "../ddm-test-fixture.h"
+
+static int misuse_walk_nop(struct ddm_device *dev, void *data)
+{
+	return 0;
+}
+
+static void ddm_misuse_null_arguments(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+
+	shim_expect_report("ddm_bus_register()");
+	shim_expect_report("ddm_bus_unregister()");
+	shim_expect_report("ddm_device_register()");
+	shim_expect_report("ddm_device_initialize()");
+	shim_expect_report("ddm_device_add()");
+	shim_expect_report("ddm_device_leave_bus()");	/* del */
+	shim_expect_report("ddm_device_leave_bus()");	/* unregister */
+	shim_expect_report("ddm_driver_register()");
+	shim_expect_report("ddm_driver_unregister()");
+	shim_expect_report("ddm_driver_probe_device()");
+	shim_expect_report("ddm_device_attach()");
+	shim_expect_report("ddm_driver_attach()");
+	shim_expect_report("ddm_device_release_driver()");
+	shim_expect_report("ddm_driver_detach()");
+	shim_expect_report("ddm_device_bind_driver()");
+	shim_expect_report("ddm_bus_for_each_dev()");
+	KUNIT_EXPECT_EQ(test, ddm_bus_register(NULL), -EINVAL);
+	ddm_bus_unregister(NULL);
+	KUNIT_EXPECT_EQ(test, ddm_device_register(NULL), -EINVAL);
+	ddm_device_initialize(NULL);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(NULL), -EINVAL);
+	ddm_device_del(NULL);
+	ddm_device_unregister(NULL);
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(NULL), -EINVAL);
+	ddm_driver_unregister(NULL);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_device_attach(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_driver_attach(NULL), -EINVAL);
+	ddm_device_release_driver(NULL);
+	ddm_driver_detach(NULL);
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(NULL), -EINVAL);
+	/* A NULL callback is a bug; a NULL bus is D5's quiet -EINVAL. */
+	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, NULL, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(NULL, NULL, NULL,
+						   misuse_walk_nop), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 16);
+	fx_teardown(test, c, 0);
+}
+
+static void ddm_misuse_null_pm_arguments(struct kunit *test)
+{
+	shim_expect_report("ddm_device_suspend()");
+	shim_expect_report("ddm_device_resume()");
+	shim_expect_report("ddm_device_shutdown()");
+	shim_expect_report("ddm_bus_for_each_drv()");
+	shim_expect_report("ddm_driver_for_each_device()");
+	KUNIT_EXPECT_EQ(test, ddm_device_suspend(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ddm_device_resume(NULL), -EINVAL);
+	ddm_device_shutdown(NULL);
+	{
+		struct fx_ctx *c = fx_setup(test);
+		struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0);
+
+		KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+		KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, NULL, NULL,
+							   NULL), -EINVAL);
+		KUNIT_EXPECT_EQ(test, ddm_driver_for_each_device(&a->drv, NULL,
+								 NULL, NULL),
+				-EINVAL);
+		ddm_driver_unregister(&a->drv);
+		fx_teardown(test, c, 0);
+	}
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 5);
+}
+
+static void ddm_misuse_bad_registrations(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct ddm_bus other = { .name = "fx-other" };
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+
+	shim_expect_report("bus fx-bus registered twice");
+	shim_expect_report("bus fx-other is not registered");
+	shim_expect_report("device fx-dev0 added without a registered bus");
+	shim_expect_report("driver fx-a registered without a registered bus");
+	KUNIT_EXPECT_EQ(test, ddm_bus_register(&c->bus), -EBUSY);
+	ddm_bus_unregister(&other);
+	d->dev.bus = &other;
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), -EINVAL);
+	a->drv.bus = NULL;
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&a->drv), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 4);
+	/* Fixed up, both register normally. */
+	d->dev.bus = &c->bus;
+	a->drv.bus = &c->bus;
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&d->dev), 0);
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_device_registered_twice(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	d = fx_dev_add(test, c, 0);
+	shim_expect_report("device fx-dev0 registered twice");
+	shim_expect_report("device fx-dev0 registered twice");
+	shim_expect_report("device fx-dev0 initialised after it was added");
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&d->dev), -EBUSY);
+	ddm_device_initialize(&d->dev);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	/* Nothing changed: still on the bus once, bound once. */
+	KUNIT_EXPECT_EQ(test, fx_on_bus(c), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 3U);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_device_unregistered_twice(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	d = fx_dev_add(test, c, 0);
+	ddm_get_device(&d->dev);	/* so that a wrong put could not free it */
+	ddm_device_unregister(&d->dev);
+	shim_expect_report("device fx-dev0 deleted but not registered");
+	shim_expect_report("device fx-dev0 deleted but not registered");
+	shim_expect_report("device fx-dev0 registered twice");
+	ddm_device_unregister(&d->dev);	/* reported, no second put */
+	ddm_device_del(&d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&d->dev), -EBUSY);	/* no re-add */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 0);
+	ddm_put_device(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_driver_registered_twice(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d = fx_dev_add(test, c, 0);
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	shim_expect_report("driver fx-a registered twice");
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&a->drv), -EBUSY);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);	/* its list not reset */
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	ddm_driver_unregister(&a->drv);
+	shim_expect_report("driver fx-a is not registered");
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	ddm_device_unregister(&d->dev);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_bind_bound_device(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0);
+	struct fx_dev *d;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	d = fx_dev_add(test, c, 0);
+	shim_expect_report("device fx-dev0 already bound");
+	shim_expect_report("probing device fx-dev0 with unregistered driver fx-b");
+	shim_expect_report("binding device fx-dev0 to unregistered driver fx-b");
+	ddm_device_lock(&d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EBUSY);
+	ddm_device_unlock(&d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &d->dev),
+			-EINVAL);
+	ddm_device_release_driver(&d->dev);
+	ddm_device_lock(&d->dev);
+	d->dev.driver = &b->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EINVAL);
+	d->dev.driver = NULL;
+	ddm_device_unlock(&d->dev);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_bind_without_lock(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0);
+	struct fx_dev *d;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	d = fx_dev_add(test, c, 0);
+	shim_expect_report("not held");
+	d->dev.driver = &a->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), 0);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_device_without_release(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+
+	d->dev.release = NULL;
+	shim_expect_report("ddm_device_add(): ddm: device fx-dev0 has no release function");
+	shim_expect_report("has no release function, leaked");
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fx_on_bus(c), 0);
+	ddm_put_device(&d->dev);	/* reported: nothing can free it */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	kfree(d);
+	fx_teardown(test, c, 0);
+}
+
+static void ddm_misuse_bus_unregistered_busy(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d = fx_dev_add(test, c, 0);
+
+	shim_expect_report("bus fx-bus unregistered with devices or drivers");
+	shim_expect_report("bus fx-bus unregistered with devices or drivers");
+	ddm_bus_unregister(&c->bus);
+	KUNIT_EXPECT_TRUE(test, c->bus.registered);
+	ddm_device_unregister(&d->dev);
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	ddm_bus_unregister(&c->bus);
+	KUNIT_EXPECT_TRUE(test, c->bus.registered);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_misuse_walk_from_device_of_other_bus(struct kunit *test)
+{
+	struct fx_ctx *c1 = fx_setup(test);
+	struct fx_ctx *c2 = fx_setup(test);
+	struct fx_dev *d1 = fx_dev_add(test, c1, 0);
+	struct fx_dev *d2 = fx_dev_add(test, c2, 1);
+	int n = 0;
+
+	shim_expect_report("starts from a node of another list");
+	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c1->bus, &d2->dev, &n,
+						   fx_count), 0);
+	KUNIT_EXPECT_EQ(test, n, 1);	/* from the head instead */
+	KUNIT_EXPECT_EQ(test, kref_read(&d2->dev.kref), 2U);
+	ddm_device_unregister(&d1->dev);
+	ddm_device_unregister(&d2->dev);
+	fx_teardown(test, c1, 1);
+	fx_teardown(test, c2, 1);
+}
+
+/* A driver is never probed against a device of another bus. */
+static void ddm_misuse_probe_device_of_other_bus(struct kunit *test)
+{
+	struct fx_ctx *c1 = fx_setup(test);
+	struct fx_ctx *c2 = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c1, "fx-a", 0xff);
+	struct fx_dev *d = fx_dev_add(test, c2, 0);
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&a->drv, &d->dev),
+			-ENODEV);
+	KUNIT_EXPECT_NULL(test, d->dev.driver);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c2->id_probes[0]), 0);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c1, 0);
+	fx_teardown(test, c2, 1);
+}
+
+/* A driver that claims a device never registered is refused. */
+static void ddm_misuse_bind_unregistered_device(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0xff);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	ddm_device_initialize(&d->dev);
+	shim_expect_report("binding device fx-dev0 that is not registered");
+	ddm_device_lock(&d->dev);
+	d->dev.driver = &a->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EINVAL);
+	d->dev.driver = NULL;
+	ddm_device_unlock(&d->dev);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
+	ddm_put_device(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 0);
+	fx_teardown(test, c, 1);
+}
+
+/*
+ * The points where registering a device (and binding it) may sleep: its
+ * object and name are allocated, its "add" event takes the event mutex,
+ * probing takes the device mutex, the `driver` link is allocated and the
+ * "bind" event takes the event mutex.  Each one is reported.
+ */
+#define MISUSE_REGISTER_SLEEPS	6
+
+static void ddm_misuse_register_in_atomic(struct kunit *test)
+{
+	static DEFINE_SPINLOCK(outer);
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+	for (i = 0; i < MISUSE_REGISTER_SLEEPS; i++)
+		shim_expect_report("sleeping function called from invalid context");
+	spin_lock(&outer);
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), 0);
+	spin_unlock(&outer);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(),
+			MISUSE_REGISTER_SLEEPS);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+static struct kunit_case ddm_misuse_test_cases[] = {
+	KUNIT_CASE(ddm_misuse_null_arguments),
+	KUNIT_CASE(ddm_misuse_null_pm_arguments),
+	KUNIT_CASE(ddm_misuse_bad_registrations),
+	KUNIT_CASE(ddm_misuse_device_registered_twice),
+	KUNIT_CASE(ddm_misuse_device_unregistered_twice),
+	KUNIT_CASE(ddm_misuse_driver_registered_twice),
+	KUNIT_CASE(ddm_misuse_bind_bound_device),
+	KUNIT_CASE(ddm_misuse_bind_without_lock),
+	KUNIT_CASE(ddm_misuse_device_without_release),
+	KUNIT_CASE(ddm_misuse_bus_unregistered_busy),
+	KUNIT_CASE(ddm_misuse_walk_from_device_of_other_bus),
+	KUNIT_CASE(ddm_misuse_probe_device_of_other_bus),
+	KUNIT_CASE(ddm_misuse_bind_unregistered_device),
+	KUNIT_CASE(ddm_misuse_register_in_atomic),
+	{}
+};
+
+static struct kunit_suite ddm_misuse_test_suite = {
+	.name = "ddm_misuse",
+	.test_cases = ddm_misuse_test_cases,
+};
+
+kunit_test_suites(&ddm_misuse_test_suite);
