@@ -75,6 +75,7 @@ DDM_SOURCES = [
 # KUnit files: (project path, tree path, what the suites test).  Test
 # files get a Kconfig symbol each; headers are only copied beside them.
 KUNIT_FILES = [
+	('tests/unit/klist-test-fixture.h', 'lib/klist-test-fixture.h', 'klist'),
 	('tests/unit/klist-test.c', 'lib/klist-test.c', 'klist'),
 	('tests/unit/klist-lessons-test.c', 'lib/klist-lessons-test.c', 'klist'),
 	('tests/qemu/klist-kthread-test.c', 'lib/klist-kthread-test.c', 'klist'),

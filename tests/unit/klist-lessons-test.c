@@ -23,6 +23,8 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "klist-test-fixture.h"
+
 struct kl_obj {
 	struct kref ref;
 	struct klist_node kn;
@@ -167,62 +169,6 @@ static void klist_k2_deleted_node_not_returned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 3);
 }
 
-struct kl_remover {
-	struct klist_node *node;
-	struct completion done;
-	struct task_struct *task;
-};
-
-/*
- * Returns as soon as klist_remove() does: the test holds a reference on
- * the task, so kthread_stop() may still reap it afterwards.
- */
-static int kl_remover_fn(void *data)
-{
-	struct kl_remover *r = data;
-
-	klist_remove(r->node);
-	complete(&r->done);
-	return 0;
-}
-
-static void kl_start_remover(struct kunit *test, struct kl_remover *r,
-			     struct klist_node *n, int i)
-{
-	r->node = n;
-	init_completion(&r->done);
-	r->task = kthread_run(kl_remover_fn, r, "kl-remover-%d", i);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
-	get_task_struct(r->task);
-}
-
-static void kl_stop_remover(struct kl_remover *r)
-{
-	kthread_stop(r->task);
-	put_task_struct(r->task);
-}
-
-/*
- * Wait until @r's task sleeps in klist_remove().  These kthreads enter
- * TASK_UNINTERRUPTIBLE only there, once klist_remove() has queued their
- * waiter and killed the node (the sleep of a new kthread ends before
- * kthread_run() returns): from then on the remover is committed to wait
- * for the last reference.  Neither world offers an event for "now
- * asleep", so this polls the task's state; the short sleep only paces
- * the poll, the state is the handshake.
- */
-static bool kl_remover_waiting(struct kl_remover *r)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(10000);
-
-	while (READ_ONCE(r->task->__state) != TASK_UNINTERRUPTIBLE) {
-		if (time_after(jiffies, end))
-			return false;
-		usleep_range(100, 200);
-	}
-	return true;
-}
-
 /*
  * K3: every task removing one node is woken when it goes.
  *
@@ -242,16 +188,16 @@ static bool kl_remover_waiting(struct kl_remover *r)
 static void klist_k3_every_remover_woken(struct kunit *test)
 {
 	struct kl_ctx *c = kl_setup(test, 2);
-	struct kl_remover r[2];
+	struct kfx_remover r[2];
 	struct klist_iter holder;
 	int i;
 
 	klist_iter_init(&c->k, &holder);
 	KUNIT_ASSERT_EQ(test, kl_id(klist_next(&holder)), 0);
 	for (i = 0; i < 2; i++)
-		kl_start_remover(test, &r[i], &c->obj[0]->kn, i);
+		kfx_start_remover(test, &r[i], &c->obj[0]->kn, "kl-remover", i);
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_TRUE_MSG(test, kl_remover_waiting(&r[i]),
+		KUNIT_EXPECT_TRUE_MSG(test, kfx_remover_waiting(&r[i]),
 				      "remover %d never waited", i);
 		KUNIT_EXPECT_FALSE(test, completion_done(&r[i].done));
 	}
@@ -260,7 +206,7 @@ static void klist_k3_every_remover_woken(struct kunit *test)
 		KUNIT_EXPECT_NE_MSG(test, wait_for_completion_timeout(&r[i].done,
 					msecs_to_jiffies(2000)), 0UL,
 				    "remover %d was never woken", i);
-		kl_stop_remover(&r[i]);
+		kfx_stop_remover(&r[i]);
 	}
 	KUNIT_EXPECT_FALSE(test, klist_node_attached(&c->obj[0]->kn));
 	kref_put(&c->obj[0]->ref, kl_obj_release);
@@ -281,18 +227,18 @@ static void klist_k3_readd_after_remove(struct kunit *test)
 	struct kl_ctx *c = kl_setup(test, 2);
 	struct klist_node *n = &c->obj[1]->kn;
 	struct klist_iter holder, walk;
-	struct kl_remover r;
+	struct kfx_remover r;
 	int round, seen;
 
 	for (round = 0; round < 3; round++) {
 		klist_iter_init_node(&c->k, &holder, &c->obj[0]->kn);
 		KUNIT_ASSERT_EQ(test, kl_id(klist_next(&holder)), 1);
-		kl_start_remover(test, &r, n, round);
-		KUNIT_EXPECT_TRUE(test, kl_remover_waiting(&r));
+		kfx_start_remover(test, &r, n, "kl-remover", round);
+		KUNIT_EXPECT_TRUE(test, kfx_remover_waiting(&r));
 		klist_iter_exit(&holder);
 		KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&r.done,
 					msecs_to_jiffies(2000)), 0UL);
-		kl_stop_remover(&r);
+		kfx_stop_remover(&r);
 		KUNIT_EXPECT_FALSE(test, klist_node_attached(n));
 		klist_add_tail(n, &c->k);
 		seen = 0;

@@ -17,6 +17,8 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "klist-test-fixture.h"
+
 #define NODES 8
 
 struct kt_node {
@@ -574,69 +576,16 @@ static void klist_test_remove_unheld(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&l->k.k_list));
 }
 
-struct kt_remover {
-	struct klist_node *node;
-	struct completion done;
-	struct task_struct *task;
-};
-
-/*
- * Returns as soon as klist_remove() does: kt_start_remover() holds a
- * reference on the task, so kthread_stop() may still reap it afterwards.
- */
-static int kt_remover_fn(void *data)
-{
-	struct kt_remover *r = data;
-
-	klist_remove(r->node);
-	complete(&r->done);
-	return 0;
-}
-
-static void kt_start_remover(struct kunit *test, struct kt_remover *r,
-			     int i)
-{
-	init_completion(&r->done);
-	r->task = kthread_run(kt_remover_fn, r, "kt-remover-%d", i);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
-	get_task_struct(r->task);
-}
-
-static void kt_stop_remover(struct kt_remover *r)
-{
-	kthread_stop(r->task);
-	put_task_struct(r->task);
-}
-
-/*
- * Wait until @r's task sleeps in klist_remove(): these kthreads enter
- * TASK_UNINTERRUPTIBLE only there, after klist_remove() has queued their
- * waiter and killed the node (a new kthread's own sleep ends before
- * kthread_run() returns).  No event says "now asleep" in either world,
- * so this polls the state; the short sleep only paces the poll.
- */
-static bool kt_remover_waiting(struct kt_remover *r)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(10000);
-
-	while (READ_ONCE(r->task->__state) != TASK_UNINTERRUPTIBLE) {
-		if (time_after(jiffies, end))
-			return false;
-		usleep_range(100, 200);
-	}
-	return true;
-}
-
 static void klist_test_remove_waits_for_walker(struct kunit *test)
 {
 	struct kt_list *l = kt_filled(test, 3);
-	struct kt_remover r = { .node = &l->nodes[1].kn };
+	struct kfx_remover r;
 	struct klist_iter iter;
 
 	klist_iter_init_node(&l->k, &iter, &l->nodes[0].kn);
 	KUNIT_ASSERT_EQ(test, kt_id(klist_next(&iter)), 1);
-	kt_start_remover(test, &r, 0);
-	KUNIT_EXPECT_TRUE(test, kt_remover_waiting(&r));
+	kfx_start_remover(test, &r, &l->nodes[1].kn, "kt-remover", 0);
+	KUNIT_EXPECT_TRUE(test, kfx_remover_waiting(&r));
 	KUNIT_EXPECT_FALSE(test, completion_done(&r.done));
 	KUNIT_EXPECT_TRUE(test, klist_node_attached(&l->nodes[1].kn));
 	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 0);
@@ -644,7 +593,7 @@ static void klist_test_remove_waits_for_walker(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r.done, msecs_to_jiffies(2000)), 0UL);
 	KUNIT_EXPECT_FALSE(test, klist_node_attached(&l->nodes[1].kn));
 	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 1);
-	kt_stop_remover(&r);
+	kfx_stop_remover(&r);
 	klist_del(&l->nodes[0].kn);
 	klist_del(&l->nodes[2].kn);
 }
@@ -652,7 +601,8 @@ static void klist_test_remove_waits_for_walker(struct kunit *test)
 static void klist_test_removers_of_different_nodes(struct kunit *test)
 {
 	struct kt_list *l = kt_filled(test, 3);
-	struct kt_remover r[2] = { { .node = &l->nodes[0].kn }, { .node = &l->nodes[2].kn } };
+	struct kfx_remover r[2];
+	struct klist_node *victim[2] = { &l->nodes[0].kn, &l->nodes[2].kn };
 	struct klist_iter hold0, hold2;
 	int i;
 
@@ -662,9 +612,9 @@ static void klist_test_removers_of_different_nodes(struct kunit *test)
 	klist_iter_init_node(&l->k, &hold2, &l->nodes[1].kn);
 	KUNIT_ASSERT_EQ(test, kt_id(klist_next(&hold2)), 2);
 	for (i = 0; i < 2; i++)
-		kt_start_remover(test, &r[i], i);
+		kfx_start_remover(test, &r[i], victim[i], "kt-remover", i);
 	for (i = 0; i < 2; i++)
-		KUNIT_EXPECT_TRUE(test, kt_remover_waiting(&r[i]));
+		KUNIT_EXPECT_TRUE(test, kfx_remover_waiting(&r[i]));
 	klist_iter_exit(&hold2);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r[1].done, msecs_to_jiffies(2000)), 0UL);
 	KUNIT_EXPECT_FALSE(test, completion_done(&r[0].done));
@@ -672,7 +622,7 @@ static void klist_test_removers_of_different_nodes(struct kunit *test)
 	klist_iter_exit(&hold0);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&r[0].done, msecs_to_jiffies(2000)), 0UL);
 	for (i = 0; i < 2; i++)
-		kt_stop_remover(&r[i]);
+		kfx_stop_remover(&r[i]);
 	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 2);
 	klist_del(&l->nodes[1].kn);
 }
