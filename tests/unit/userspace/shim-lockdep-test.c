@@ -568,6 +568,25 @@ static void shim_lockdep_set_class_merges_classes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
 }
 
+#define MANY_CLASSES	300
+
+/* More classes than the shim keeps: said once, not silently unchecked. */
+static void shim_lockdep_out_of_classes_reported(struct kunit *test)
+{
+	static struct lock_class_key keys[MANY_CLASSES];
+	spinlock_t *l = kunit_kcalloc(test, MANY_CLASSES, sizeof(*l), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	shim_expect_report("BUG: MAX_LOCKDEP_KEYS too low!");
+	for (i = 0; i < MANY_CLASSES; i++) {
+		spin_lock_init(&l[i]);
+		lockdep_set_class(&l[i], &keys[i]);
+		take(&l[i]);
+	}
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
 /* --- lock classes: not validated ---------------------------------------- */
 
 /*
@@ -676,6 +695,7 @@ static struct kunit_case shim_lockdep_test_cases[] = {
 	KUNIT_CASE(shim_lockdep_set_subclass_clean),
 	KUNIT_CASE(shim_lockdep_set_class_splits_class),
 	KUNIT_CASE(shim_lockdep_set_class_merges_classes),
+	KUNIT_CASE(shim_lockdep_out_of_classes_reported),
 	KUNIT_CASE(shim_lockdep_novalidate_class_clean),
 	KUNIT_CASE(shim_lockdep_novalidate_self_deadlock_reported),
 	KUNIT_CASE(shim_lockdep_assert_not_held_reported),
