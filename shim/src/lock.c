@@ -3,11 +3,9 @@
  * Locks, atomic context and interrupts.
  *
  * spinlock_t and struct mutex are both a struct shim_lock.  Each
- * acquisition checks the context (a mutex may sleep), recursion and
- * lock order; each release checks ownership.  Lock order is a small
- * lockdep: locks belong to classes (their initialisation site), every
- * "A held while taking B" adds an edge A -> B, and an edge that closes a
- * cycle is reported with both chains.
+ * acquisition checks the context (a mutex may sleep) and recursion, and
+ * has lockdep.c check lock order and interrupt usage; each release
+ * checks ownership.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,25 +54,6 @@ static void tsan_unlock(struct shim_lock *l) { }
 static void tsan_unlocked(struct shim_lock *l) { }
 #endif
 
-#define MAX_CLASSES	256
-
-struct lock_class {
-	const void *key;
-	const char *name;
-};
-
-struct lock_edge {
-	const char *file;	/* where the second lock was taken */
-	int line;
-	const char *held_file;	/* where the first was taken */
-	int held_line;
-};
-
-static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct lock_class classes[MAX_CLASSES];
-static int nclasses = 1;	/* id 0 means "not yet registered" */
-static struct lock_edge edges[MAX_CLASSES][MAX_CLASSES];
-
 static const char *kind_name(enum shim_lock_kind kind)
 {
 	return kind == SHIM_SPIN ? "spinlock" : "mutex";
@@ -96,161 +75,7 @@ void shim_lock_init(struct shim_lock *l, const char *name,
 	l->magic = SHIM_LOCK_MAGIC;
 	l->owner = NULL;
 	l->nested = 0;
-	l->dep.key = key;
-	l->dep.name = name;
-	l->dep.class_id = 0;
-}
-
-static int class_of(struct shim_lock *l)
-{
-	/* A statically initialised lock is its own class, as in lockdep. */
-	const void *key = l->dep.key ? (const void *)l->dep.key : (const void *)l;
-	int id = smp_load_acquire(&l->dep.class_id);
-	int i;
-
-	if (id)
-		return id;
-	pthread_mutex_lock(&graph_lock);
-	for (i = 1; i < nclasses; i++)
-		if (classes[i].key == key)
-			break;
-	if (i == nclasses) {
-		if (nclasses == MAX_CLASSES) {
-			pthread_mutex_unlock(&graph_lock);
-			return 0;	/* out of classes: order checks stop */
-		}
-		classes[i].key = key;
-		classes[i].name = l->dep.name;
-		nclasses++;
-	}
-	pthread_mutex_unlock(&graph_lock);
-	smp_store_release(&l->dep.class_id, i);
-	return i;
-}
-
-/* Depth-first search for a path from -> to in the order graph. */
-static bool path_exists(int from, int to, bool *seen)
-{
-	int next;
-
-	if (from == to)
-		return true;
-	seen[from] = true;
-	for (next = 1; next < nclasses; next++)
-		if (edges[from][next].file && !seen[next] && path_exists(next, to, seen))
-			return true;
-	return false;
-}
-
-static void print_path(int from, int to)
-{
-	bool seen[MAX_CLASSES] = { false };
-	int next;
-
-	/* Greedy walk along edges that still reach @to. */
-	while (from != to) {
-		for (next = 1; next < nclasses; next++) {
-			bool s2[MAX_CLASSES] = { false };
-
-			if (!edges[from][next].file || seen[next] ||
-			    !path_exists(next, to, s2))
-				continue;
-			fprintf(stderr, "  %s (taken at %s:%d) -> %s (taken at %s:%d)\n",
-				classes[from].name, edges[from][next].held_file,
-				edges[from][next].held_line, classes[next].name,
-				edges[from][next].file, edges[from][next].line);
-			seen[next] = true;
-			from = next;
-			break;
-		}
-		if (next == nclasses)
-			break;
-	}
-}
-
-static void check_order(struct task_struct *p, struct shim_lock *l,
-			const char *file, int line)
-{
-	int b = class_of(l), i;
-
-	if (!b)
-		return;
-	for (i = 0; i < p->shim.nheld; i++) {
-		struct shim_held_lock *h = &p->shim.held[i];
-		bool seen[MAX_CLASSES] = { false };
-		bool inverted;
-
-		if (!h->class_id)
-			continue;
-		if (h->class_id == b && h->lock != l) {
-			shim_report(file, line,
-				    "WARNING: possible recursive locking detected: %s at %s:%d while holding the same class (%s at %s:%d)",
-				    l->dep.name, file, line, h->name, h->file, h->line);
-			continue;
-		}
-		pthread_mutex_lock(&graph_lock);
-		if (edges[h->class_id][b].file) {
-			pthread_mutex_unlock(&graph_lock);
-			continue;
-		}
-		inverted = path_exists(b, h->class_id, seen);
-		if (inverted) {
-			fprintf(stderr, "existing dependency chain:\n");
-			print_path(b, h->class_id);
-			fprintf(stderr, "new dependency: %s (taken at %s:%d) -> %s (taken at %s:%d)\n",
-				h->name, h->file, h->line, l->dep.name, file, line);
-		} else {
-			edges[h->class_id][b] = (struct lock_edge){
-				file, line, h->file, h->line };
-		}
-		pthread_mutex_unlock(&graph_lock);
-		if (inverted)
-			shim_report(file, line,
-				    "WARNING: possible circular locking dependency detected: %s -> %s at %s:%d inverts an existing order",
-				    h->name, l->dep.name, file, line);
-	}
-}
-
-static void push_held(struct task_struct *p, struct shim_lock *l,
-		      const char *file, int line)
-{
-	struct shim_held_lock *h;
-
-	if (p->shim.nheld == SHIM_MAX_HELD) {
-		shim_report(file, line, "BUG: MAX_LOCK_DEPTH too low: %d locks held",
-			    p->shim.nheld);
-		return;
-	}
-	h = &p->shim.held[p->shim.nheld++];
-	h->lock = l;
-	h->class_id = class_of(l);
-	h->name = l->dep.name;
-	h->file = file;
-	h->line = line;
-}
-
-static void pop_held(struct task_struct *p, struct shim_lock *l)
-{
-	int i;
-
-	for (i = p->shim.nheld - 1; i >= 0; i--) {
-		if (p->shim.held[i].lock != l)
-			continue;
-		memmove(&p->shim.held[i], &p->shim.held[i + 1],
-			(p->shim.nheld - i - 1) * sizeof(p->shim.held[0]));
-		p->shim.nheld--;
-		return;
-	}
-}
-
-static bool held_by(struct task_struct *p, struct shim_lock *l)
-{
-	int i;
-
-	for (i = 0; i < p->shim.nheld; i++)
-		if (p->shim.held[i].lock == l)
-			return true;
-	return false;
+	shim_lockdep_init_map(l, name, key);
 }
 
 static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
@@ -264,23 +89,26 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 }
 
 void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
-		       const char *file, int line, const char *func)
+		       unsigned int subclass, const char *file, int line,
+		       const char *func)
 {
 	struct task_struct *p = current;
 	unsigned int bound = shim_hung_task_ms();
+	int class_id;
 
 	if (!check_magic(l, kind, file, line))
 		return;
 	if (kind == SHIM_MUTEX)
 		__shim_might_sleep(file, line);
-	if (held_by(p, l)) {
+	if (shim_lockdep_held_by(p, l)) {
 		shim_report(file, line, "BUG: %s recursion: %s taken at %s:%d, already held since %s:%d",
 			    kind_name(kind), l->dep.name, file, line,
 			    l->owner_file, l->owner_line);
 		l->nested++;	/* expected by the test: pair it with an unlock */
 		return;
 	}
-	check_order(p, l, file, line);
+	/* Before waiting: what may deadlock is reported, not waited out. */
+	class_id = shim_lockdep_acquire(p, l, subclass, false, file, line);
 	shim_sched_point();
 	for (;;) {
 		struct timespec ts = shim_deadline_ms(bound);
@@ -305,7 +133,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
 	l->owner_line = line;
-	push_held(p, l, file, line);
+	shim_lockdep_push(p, l, class_id, file, line);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth++;
 		shim_irq_window();
@@ -331,7 +159,8 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
 	l->owner_line = line;
-	push_held(p, l, file, line);
+	shim_lockdep_push(p, l, shim_lockdep_acquire(p, l, 0, true, file, line),
+			  file, line);
 	if (kind == SHIM_SPIN)
 		p->shim.spin_depth++;
 	return 1;
@@ -379,7 +208,7 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 
 	if (!check_magic(l, kind, file, line))
 		return;
-	if (!held_by(p, l)) {
+	if (!shim_lockdep_held_by(p, l)) {
 		owner = READ_ONCE(l->owner);
 		shim_report(file, line, "BUG: %s unlock of a lock not held: %s at %s:%d (owner: %s)",
 			    kind_name(kind), l->dep.name, file, line,
@@ -390,7 +219,7 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 		l->nested--;
 		return;
 	}
-	pop_held(p, l);
+	shim_lockdep_pop(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	tsan_unlock(l);
 	pthread_mutex_unlock(&l->m);
@@ -407,28 +236,6 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 bool shim_lock_is_locked(struct shim_lock *l)
 {
 	return READ_ONCE(l->owner) != NULL;
-}
-
-void shim_assert_held(const void *lock, const char *file, int line)
-{
-	const struct shim_lock *l = lock;	/* first member of every lock */
-
-	if (READ_ONCE(l->owner) != current)
-		shim_report(file, line, "WARNING: lock %s not held at %s:%d",
-			    l->dep.name, file, line);
-}
-
-void shim_log_held_locks(struct task_struct *p)
-{
-	int i;
-
-	if (!p || !p->shim.nheld)
-		return;
-	fprintf(stderr, "%d lock(s) held by %s:\n", p->shim.nheld, p->comm);
-	for (i = 0; i < p->shim.nheld; i++)
-		fprintf(stderr, " #%d: %s, taken at %s:%d\n", i,
-			p->shim.held[i].name, p->shim.held[i].file,
-			p->shim.held[i].line);
 }
 
 int shim_locks_check_task(struct task_struct *p, const char *when)
@@ -521,17 +328,20 @@ unsigned long shim_irq_save(void)
 	return flags;
 }
 
-void shim_irq_restore(unsigned long flags)
+void shim_irq_restore(unsigned long flags, const char *file, int line)
 {
 	struct task_struct *p = current;
 
 	if (flags > 1) {
-		shim_report(__FILE__, __LINE__, "BUG: local_irq_restore with corrupt flags %#lx", flags);
+		shim_report(file, line, "BUG: local_irq_restore with corrupt flags %#lx at %s:%d",
+			    flags, file, line);
 		return;
 	}
 	p->shim.irqs_off = flags;
-	if (!flags)
+	if (!flags) {
+		shim_lockdep_irqs_on(p, file, line);
 		shim_irq_window();
+	}
 }
 
 void shim_irq_disable(void)
@@ -539,15 +349,17 @@ void shim_irq_disable(void)
 	current->shim.irqs_off = true;
 }
 
-void shim_irq_enable(void)
+void shim_irq_enable(const char *file, int line)
 {
 	struct task_struct *p = current;
 
 	if (p->shim.hardirq) {
-		shim_report(__FILE__, __LINE__, "WARNING: interrupts enabled inside a hardirq handler");
+		shim_report(file, line, "WARNING: interrupts enabled inside a hardirq handler at %s:%d",
+			    file, line);
 		return;
 	}
 	p->shim.irqs_off = false;
+	shim_lockdep_irqs_on(p, file, line);
 	shim_irq_window();
 }
 

@@ -26,10 +26,25 @@ void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);
 
 /* lock.c */
-void shim_log_held_locks(struct task_struct *p);
 void shim_irq_window(void);
 int shim_locks_check_task(struct task_struct *p, const char *when);
 void shim_hooks_reset(void);
+
+/* lockdep.c: lock classes, held locks, lock order, interrupt usage */
+struct shim_lock;
+struct lock_class_key;
+void shim_lockdep_init_map(struct shim_lock *l, const char *name,
+			   const struct lock_class_key *key);
+/* Validates taking @l; returns its class (0: not validated) for push. */
+int shim_lockdep_acquire(struct task_struct *p, struct shim_lock *l,
+			 unsigned int subclass, bool try, const char *file,
+			 int line);
+void shim_lockdep_push(struct task_struct *p, struct shim_lock *l, int class_id,
+		       const char *file, int line);
+void shim_lockdep_pop(struct task_struct *p, struct shim_lock *l);
+bool shim_lockdep_held_by(struct task_struct *p, const struct shim_lock *l);
+void shim_lockdep_irqs_on(struct task_struct *p, const char *file, int line);
+void shim_log_held_locks(struct task_struct *p);
 
 /* alloc.c */
 int shim_alloc_check_and_reset(void);

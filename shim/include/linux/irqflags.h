@@ -6,7 +6,8 @@
  * Userspace shim: a per-task "interrupts disabled" flag.  The saved
  * flags really carry the previous state, so an unbalanced or mismatched
  * restore is visible.  Simulated interrupts (shim_raise_irq) are
- * delivered only while the flag is clear.
+ * delivered only while the flag is clear.  Enabling interrupts with a
+ * lock held is a HARDIRQ-unsafe use of it, for lockdep.
  */
 #ifndef _SHIM_LINUX_IRQFLAGS_H
 #define _SHIM_LINUX_IRQFLAGS_H
@@ -14,15 +15,16 @@
 #include <linux/types.h>
 
 unsigned long shim_irq_save(void);
-void shim_irq_restore(unsigned long flags);
+/* The site is lockdep's: locks held there become HARDIRQ-unsafe. */
+void shim_irq_restore(unsigned long flags, const char *file, int line);
 void shim_irq_disable(void);
-void shim_irq_enable(void);
+void shim_irq_enable(const char *file, int line);
 bool shim_irqs_disabled(void);
 
 #define local_irq_save(flags)		do { (flags) = shim_irq_save(); } while (0)
-#define local_irq_restore(flags)	shim_irq_restore(flags)
+#define local_irq_restore(flags)	shim_irq_restore((flags), __FILE__, __LINE__)
 #define local_irq_disable()		shim_irq_disable()
-#define local_irq_enable()		shim_irq_enable()
+#define local_irq_enable()		shim_irq_enable(__FILE__, __LINE__)
 #define irqs_disabled()			shim_irqs_disabled()
 
 #endif

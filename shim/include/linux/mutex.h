@@ -25,9 +25,13 @@ struct mutex {
 	shim_lock_init(&(mutex)->l, #mutex, &__key);			\
 } while (0)
 
-#define mutex_lock(m) \
-	shim_lock_acquire(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__, __func__)
+#define mutex_lock(m)			mutex_lock_nested(m, 0)
+#define mutex_lock_nested(m, subclass) \
+	shim_lock_acquire(&(m)->l, SHIM_MUTEX, (subclass), __FILE__, __LINE__, \
+			  __func__)
 #define mutex_lock_interruptible(m)	({ mutex_lock(m); 0; })
+#define mutex_lock_interruptible_nested(m, subclass) \
+	({ mutex_lock_nested(m, subclass); 0; })
 #define mutex_trylock(m) \
 	shim_lock_try(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
 #define mutex_unlock(m) \

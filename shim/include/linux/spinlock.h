@@ -6,7 +6,7 @@
  *
  * Userspace shim: spinlocks.  Taking one makes the task atomic (no
  * sleeping), recursion and unlocking a lock the task does not hold are
- * reported, and a lock that cannot be had within the hung-task bound is
+ * reported, lockdep checks order and interrupt usage, and a lock that cannot be had within the hung-task bound is
  * reported as a lockup instead of hanging.
  */
 #ifndef _SHIM_LINUX_SPINLOCK_H
@@ -25,8 +25,10 @@
 	shim_lock_init(&(lock)->l, #lock, &__key);			\
 } while (0)
 
-#define spin_lock(lock) \
-	shim_lock_acquire(&(lock)->l, SHIM_SPIN, __FILE__, __LINE__, __func__)
+#define spin_lock(lock)		spin_lock_nested(lock, 0)
+#define spin_lock_nested(lock, subclass) \
+	shim_lock_acquire(&(lock)->l, SHIM_SPIN, (subclass), __FILE__, __LINE__, \
+			  __func__)
 #define spin_unlock(lock) \
 	shim_lock_release(&(lock)->l, SHIM_SPIN, __FILE__, __LINE__)
 #define spin_trylock(lock) \
@@ -36,6 +38,8 @@
 #define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
 #define spin_lock_irqsave(lock, flags) \
 	do { local_irq_save(flags); spin_lock(lock); } while (0)
+#define spin_lock_irqsave_nested(lock, flags, subclass) \
+	do { local_irq_save(flags); spin_lock_nested(lock, subclass); } while (0)
 #define spin_unlock_irqrestore(lock, flags) \
 	do { spin_unlock(lock); local_irq_restore(flags); } while (0)
 

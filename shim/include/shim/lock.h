@@ -36,8 +36,10 @@ enum shim_lock_kind { SHIM_SPIN, SHIM_MUTEX };
 
 void shim_lock_init(struct shim_lock *l, const char *name,
 		    const struct lock_class_key *key);
+/* @subclass 0 is the lock's own (lockdep_set_subclass(), else 0). */
 void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
-		       const char *file, int line, const char *func);
+		       unsigned int subclass, const char *file, int line,
+		       const char *func);
 int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 		  const char *file, int line);
 void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
