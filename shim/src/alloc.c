@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kmalloc and kfree with accounting.  Each block carries its call site;
- * live blocks made during a test are leaks when the test ends.  A freed
- * block is poisoned with the slab's POISON_FREE byte and kept in a
+ * live blocks made during a test are leaks when the test ends.  In the
+ * plain build a block lives on guarded pages (guard.c): the first access
+ * to it once freed, or past its end, is reported at once.  A block that
+ * is not guarded (ASan, TSan, valgrind, sampled out, pool full) is
+ * poisoned on kfree with the slab's POISON_FREE byte and kept in a
  * quarantine, so a later write to it is found when the quarantine is
  * checked (and under ASan or valgrind, any access at once).  The tools
  * see the redzone as unaddressable too: ASan poisons in 8-byte granules
@@ -45,7 +48,8 @@ struct block {
 	int line, free_line;
 	unsigned long gen;
 	struct block *prev, *next;
-	unsigned char data[] __attribute__((__aligned__(16)));
+	unsigned char *data;	/* mem[], or a block on guarded pages */
+	unsigned char mem[] __attribute__((__aligned__(16)));
 };
 
 struct block_list {
@@ -145,9 +149,25 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 			       file, line);
 		return NULL;
 	}
-	b = malloc(sizeof(*b) + size + REDZONE);
-	if (!b)
-		return NULL;
+	b = NULL;
+	if (shim_guard_wanted(size)) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return NULL;
+		b->data = shim_guard_alloc(size, file, line, b);
+		if (!b->data) {
+			free(b);
+			b = NULL;
+		}
+	}
+	if (!b) {
+		b = malloc(sizeof(*b) + size + REDZONE);
+		if (!b)
+			return NULL;
+		b->data = b->mem;
+		memset(b->data + size, REDZONE_BYTE, REDZONE);
+		mem_noaccess(b->data + size, REDZONE);
+	}
 	b->magic = BLOCK_LIVE;
 	b->size = size;
 	b->file = file;
@@ -155,8 +175,6 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 	b->free_file = NULL;
 	b->free_line = 0;
 	memset(b->data, (flags & __GFP_ZERO) ? 0 : 0xa5, size);
-	memset(b->data + size, REDZONE_BYTE, REDZONE);
-	mem_noaccess(b->data + size, REDZONE);
 	pthread_mutex_lock(&alloc_lock);
 	b->gen = generation;
 	list_push(&live, b);
@@ -171,7 +189,18 @@ void __shim_kfree(const void *p, const char *file, int line)
 
 	if (!p)
 		return;
-	b = container_of((void *)p, struct block, data);
+	/* Guarded first: the bytes before a guarded block are no header. */
+	switch (shim_guard_free(p, file, line, (void **)&b)) {
+	case SHIM_GUARD_REPORTED:
+		return;
+	case SHIM_GUARD_FREED:
+		pthread_mutex_lock(&alloc_lock);
+		list_unlink(&live, b);
+		pthread_mutex_unlock(&alloc_lock);
+		free(b);	/* guard.c keeps what a report needs */
+		return;
+	}
+	b = container_of((void *)p, struct block, mem);
 	pthread_mutex_lock(&alloc_lock);
 	if (b->magic != BLOCK_LIVE) {
 		bool freed = b->magic == BLOCK_FREED;
@@ -273,6 +302,8 @@ bool shim_is_freed(const void *p)
 	struct block *b;
 	bool freed = false;
 
+	if (shim_guard_is_freed(p))
+		return true;
 	pthread_mutex_lock(&alloc_lock);
 	for (b = quarantine.head; b && !freed; b = b->next)
 		freed = c >= b->data && c < b->data + b->size;
@@ -316,5 +347,6 @@ int shim_alloc_check_and_reset(void)
 	fail_next = 0;
 	fail_nth = 0;
 	expected_leaks = 0;
+	shim_guard_report_stats();
 	return problems;
 }

@@ -50,4 +50,16 @@ void shim_log_held_locks(struct task_struct *p);
 int shim_alloc_check_and_reset(void);
 void shim_alloc_begin(void);
 
+/* guard.c: the guarded allocator under alloc.c */
+enum { SHIM_GUARD_NOT_OURS, SHIM_GUARD_FREED, SHIM_GUARD_REPORTED };
+/* Should a block of @size get guarded pages?  Counts the samples. */
+bool shim_guard_wanted(size_t size);
+/* The block, or NULL to fall back; @owner is given back by the free. */
+void *shim_guard_alloc(size_t size, const char *file, int line, void *owner);
+int shim_guard_free(const void *p, const char *file, int line, void **owner);
+bool shim_guard_is_freed(const void *p);
+void shim_guard_report_stats(void);
+/* A new task thread: its alternate signal stack, for the fault handler. */
+void shim_guard_thread_start(void);
+
 #endif

@@ -250,6 +250,7 @@ static void *kthread_main(void *arg)
 	int ret;
 
 	this_task = p;
+	shim_guard_thread_start();
 	/* Like the kernel: a new kthread sleeps until its first wake-up. */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	while (p->__state != TASK_RUNNING)

@@ -7,6 +7,9 @@
  * GFP_KERNEL allocation in atomic context is reported, a freed block is
  * poisoned and quarantined so later writes to it are found, blocks a
  * test leaves behind are reported, and a test can make allocations fail.
+ * In the plain build each block also lives on guarded pages, as under
+ * the kernel's KFENCE (shim/src/guard.c): the first read or write of it
+ * once freed, or past its end, is reported at once.
  */
 #ifndef _SHIM_LINUX_SLAB_H
 #define _SHIM_LINUX_SLAB_H

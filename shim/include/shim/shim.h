@@ -7,10 +7,11 @@
  * includes this; tests that only make sense in userspace do.
  *
  * Every problem the shim detects (a WARN, sleeping in atomic context, a
- * lock misuse, a refcount underflow, a leak, a write to freed memory, a
- * hung task) goes through shim_report().  A report fails the running
- * test unless the test declared beforehand that it expects exactly that
- * report; an expected report that never comes fails the test too.
+ * lock misuse, a refcount underflow, a leak, a read or write of freed
+ * memory, a hung task) goes through shim_report().  A report fails the
+ * running test unless the test declared beforehand that it expects
+ * exactly that report; an expected report that never comes fails the
+ * test too.
  */
 #ifndef _SHIM_SHIM_H
 #define _SHIM_SHIM_H
@@ -75,6 +76,22 @@ size_t shim_live_allocs(void);
 void shim_expect_leaks(unsigned int n);
 /* True if @p points into a block that was kfree()d (and is quarantined). */
 bool shim_is_freed(const void *p);
+
+/*
+ * The guarded allocator (shim/src/guard.c), in the plain build: each
+ * block on a page of its own, a PROT_NONE guard page after it, the page
+ * made PROT_NONE by kfree(), so the first read or write of freed or
+ * out-of-bounds memory is reported ("BUG: KFENCE: use-after-free read in
+ * FUNC...").  Off under ASan, TSan and valgrind, which see such accesses
+ * themselves.  SHIM_GUARD=1 (the default) guards every block, =sample one
+ * block in SHIM_GUARD_SAMPLE (64), =0 none.
+ */
+enum shim_guard_mode { SHIM_GUARD_OFF, SHIM_GUARD_ALL, SHIM_GUARD_SAMPLE };
+/* For blocks allocated from now on; returns the mode in force (OFF if unavailable). */
+enum shim_guard_mode shim_guard_set_mode(enum shim_guard_mode mode);
+enum shim_guard_mode shim_guard_mode(void);
+/* True if @p points into a guarded block, live or freed. */
+bool shim_is_guarded(const void *p);
 
 /* --- simulated interrupts ---------------------------------------------- */
 
