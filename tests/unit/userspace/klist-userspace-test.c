@@ -92,7 +92,9 @@ static void k6_let_remover_free(void *data)
  * tests/defects/klist/K6-release-wakes-before-detaching.patch restores
  * 6.1's order: "BUG: KASAN-like: use-after-free write at offset 0 of a
  * 96-byte block ... freed at klist-userspace-test.c" (n_klist is at
- * offset 0).
+ * offset 0).  R1 (R1-walk-reads-node-after-put.patch: the walk asks
+ * klist_node_attached() of the node after its put) is caught here by
+ * the guarded allocator: "BUG: KFENCE: use-after-free read".
  */
 static void klist_k6_release_never_touches_freed_node(struct kunit *test)
 {
@@ -157,7 +159,11 @@ static void k7_irq_walks(void *data)
  * both handlers must see all three nodes.
  *
  * tests/defects/klist/K7-walk-lock-not-irq-safe.patch undoes it for
- * next/prev: "BUG: spinlock recursion: &k->k_lock".
+ * next/prev: "BUG: spinlock recursion: &k->k_lock".  Its sibling K7b
+ * (K7b-add-del-lock-not-irq-safe.patch: add and delete with interrupts
+ * on) is caught here too, by the shim's interrupt-state lockdep, as
+ * soon as the add (HARDIRQ-ON) and the walk in the handler (IN-HARDIRQ)
+ * have both been seen: "inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W}".
  */
 static void klist_k7_walk_safe_against_interrupt(struct kunit *test)
 {
