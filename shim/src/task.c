@@ -195,6 +195,7 @@ int wake_up_process(struct task_struct *p)
 
 	shim_sched_point();
 	pthread_mutex_lock(&p->shim.wait_lock);
+	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
 		WRITE_ONCE(p->__state, TASK_RUNNING);
 		pthread_cond_signal(&p->shim.wait_cond);
@@ -247,16 +248,23 @@ void put_task_struct(struct task_struct *t)
 static void *kthread_main(void *arg)
 {
 	struct task_struct *p = arg;
-	int ret;
+	bool run;
+	int ret = -EINTR;
 
 	this_task = p;
 	/* Like the kernel: a new kthread sleeps until its first wake-up. */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	while (p->__state != TASK_RUNNING)
 		pthread_cond_wait(&p->shim.wait_cond, &p->shim.wait_lock);
+	/*
+	 * Woken by kthread_stop() alone: 6.1's kthread() finds
+	 * KTHREAD_SHOULD_STOP set and exits with -EINTR, threadfn never run.
+	 */
+	run = p->shim.woken || !p->shim.should_stop;
 	pthread_mutex_unlock(&p->shim.wait_lock);
 
-	ret = p->shim.threadfn(p->shim.data);
+	if (run)
+		ret = p->shim.threadfn(p->shim.data);
 	shim_locks_check_task(p, "returning from a kthread");
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.result = ret;

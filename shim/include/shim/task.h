@@ -40,7 +40,8 @@ struct shim_task {
 	bool is_kthread;
 	int (*threadfn)(void *data);
 	void *data;
-	bool started, should_stop, exited, stopped;
+	bool woken;			/* wake_up_process() since kthread_create() */
+	bool should_stop, exited, stopped;
 	int result;
 	struct shim_task *next_kthread;
 };

@@ -5,15 +5,21 @@
  * unexpected report fails a test.  Bodies that must fail run in a
  * forked child (shim_run_in_child) whose verdict the case inspects.
  */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/errno.h>
 #include <linux/kref.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -522,6 +528,35 @@ static void shim_printk_log_captured(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, shim_log_contains("hello 42"));
 }
 
+/* --- kthread_stop() of a kthread never woken ------------------------- */
+
+static int count_run(void *data)
+{
+	atomic_t *runs = data;
+
+	atomic_inc(runs);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* 6.1's kthread() finds KTHREAD_SHOULD_STOP before threadfn: -EINTR. */
+static void shim_kthread_stop_unwoken_returns_eintr(struct kunit *test)
+{
+	atomic_t runs = ATOMIC_INIT(0);
+	struct task_struct *t = kthread_create(count_run, &runs, "unwoken");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, kthread_stop(t), -EINTR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&runs), 0);
+	t = kthread_create(count_run, &runs, "woken");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	KUNIT_EXPECT_EQ(test, kthread_stop(t), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&runs), 1);
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -559,6 +594,7 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_semaphore_counts),
 	KUNIT_CASE(shim_completion_timeout),
 	KUNIT_CASE(shim_printk_log_captured),
+	KUNIT_CASE(shim_kthread_stop_unwoken_returns_eintr),
 	{}
 };
 
