@@ -258,8 +258,9 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 {
 	if (l->magic == SHIM_LOCK_MAGIC)
 		return true;
-	shim_report(file, line, "BUG: %s bad magic (uninitialised or freed lock %p) at %s:%d",
-		    kind_name(kind), (void *)l, file, line);
+	shim_report(file, line, "BUG: %s bad magic (%s lock %p) at %s:%d",
+		    kind_name(kind), l->magic == SHIM_MUTEX_DESTROYED ?
+		    "destroyed" : "uninitialised or freed", (void *)l, file, line);
 	return false;
 }
 

@@ -557,6 +557,46 @@ static void shim_kthread_stop_unwoken_returns_eintr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&runs), 1);
 }
 
+/* --- mutex_destroy() (DEBUG_MUTEXES) --------------------------------- */
+
+/* A destroyed mutex is poisoned until mutex_init() makes it new. */
+static void shim_destroyed_mutex_use_reported(struct kunit *test)
+{
+	struct mutex m;
+
+	mutex_init(&m);
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	mutex_destroy(&m);
+	shim_expect_report("mutex bad magic (destroyed lock");
+	shim_expect_report("mutex bad magic (destroyed lock");
+	shim_expect_report("mutex bad magic (destroyed lock");
+	mutex_lock(&m);
+	KUNIT_EXPECT_EQ(test, mutex_trylock(&m), 0);
+	mutex_unlock(&m);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	mutex_init(&m);			/* new again: usable */
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	mutex_destroy(&m);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+}
+
+static void destroy_held_mutex(void *unused)
+{
+	struct mutex m;
+
+	mutex_init(&m);
+	mutex_lock(&m);
+	mutex_destroy(&m);	/* the bug */
+}
+
+static void shim_destroy_held_mutex_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, destroy_held_mutex, NULL,
+			   "DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))");
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -595,6 +635,8 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_completion_timeout),
 	KUNIT_CASE(shim_printk_log_captured),
 	KUNIT_CASE(shim_kthread_stop_unwoken_returns_eintr),
+	KUNIT_CASE(shim_destroyed_mutex_use_reported),
+	KUNIT_CASE(shim_destroy_held_mutex_fails_test),
 	{}
 };
 
