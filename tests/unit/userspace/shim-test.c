@@ -597,6 +597,91 @@ static void shim_destroy_held_mutex_fails_test(struct kunit *test)
 			   "DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))");
 }
 
+/* --- refcount_t: every refcount_warn_saturate() case ------------------ */
+
+/* A counter neither live nor zero is reported, and left alone. */
+static void shim_refcount_not_live_reported(struct kunit *test)
+{
+	static const int bad[] = {
+		-1, REFCOUNT_SATURATED, 0x6b6b6b6b /* kfree() poison */,
+		(int)0xa5a5a5a5 /* kmalloc() fill */, INT_MIN,
+	};
+	refcount_t r;
+	unsigned int i;
+	int want = 0;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		refcount_set(&r, bad[i]);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		refcount_inc(&r);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		refcount_add(2, &r);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		KUNIT_EXPECT_FALSE(test, refcount_dec_and_test(&r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		KUNIT_EXPECT_FALSE(test, refcount_sub_and_test(2, &r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		refcount_dec(&r);
+		want += 6;
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+				    "counter %#x", (unsigned int)bad[i]);
+		KUNIT_EXPECT_EQ(test, refcount_read(&r), (unsigned int)bad[i]);
+	}
+	/* One short of overflow: an increment would wrap, so it saturates. */
+	refcount_set(&r, INT_MAX);
+	shim_expect_report("refcount_t: saturated; leaking memory");
+	refcount_inc(&r);
+	shim_expect_report("refcount_t: saturated; leaking memory");
+	KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));
+	KUNIT_EXPECT_FALSE(test, refcount_dec_and_test(&r));	/* live: fine */
+	shim_expect_report("refcount_t: underflow; use-after-free");
+	refcount_set(&r, 1);
+	KUNIT_EXPECT_FALSE(test, refcount_sub_and_test(2, &r));
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), want + 3);
+	KUNIT_EXPECT_EQ(test, refcount_read(&r), 1U);
+}
+
+/* refcount_dec() never drops the last reference (6.1 warns). */
+static void shim_refcount_dec_to_zero_reported(struct kunit *test)
+{
+	refcount_t r = REFCOUNT_INIT(2);
+
+	refcount_dec(&r);
+	KUNIT_EXPECT_EQ(test, refcount_read(&r), 1U);
+	shim_expect_report("refcount_t: decrement hit 0; leaking memory");
+	refcount_dec(&r);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_TRUE(test, refcount_sub_and_test(1, &r));
+	KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));	/* 0: no report */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+struct kobj {
+	struct kref ref;
+};
+
+static void kref_on_freed(void *unused)
+{
+	struct kobj *o = kmalloc(sizeof(*o), GFP_KERNEL);
+
+	kref_init(&o->ref);
+	kref_put(&o->ref, noop_release);
+	kfree(o);
+	kref_get(&o->ref);		/* the bug: a get and a put on freed memory */
+	kref_put(&o->ref, noop_release);
+}
+
+/* issue 18: a get + put on a freed object used to restore the poison. */
+static void shim_kref_on_freed_object_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(kref_on_freed, NULL, title,
+						sizeof(title)), 1);
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -637,6 +722,9 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_kthread_stop_unwoken_returns_eintr),
 	KUNIT_CASE(shim_destroyed_mutex_use_reported),
 	KUNIT_CASE(shim_destroy_held_mutex_fails_test),
+	KUNIT_CASE(shim_refcount_not_live_reported),
+	KUNIT_CASE(shim_refcount_dec_to_zero_reported),
+	KUNIT_CASE(shim_kref_on_freed_object_fails_test),
 	{}
 };
 
