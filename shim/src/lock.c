@@ -476,7 +476,8 @@ bool shim_in_hardirq(void)
 	return current->shim.hardirq > 0;
 }
 
-void __shim_might_sleep(const char *file, int line)
+/* might_sleep()'s context half; task.c's __shim_might_sleep() adds the state. */
+void __shim_might_resched(const char *file, int line)
 {
 	struct task_struct *p = current;
 

@@ -26,6 +26,10 @@ struct shim_task {
 	pthread_t thread;
 	int usage;			/* get/put_task_struct */
 
+	/* Where set_current_state() last ran (the kernel's task_state_change). */
+	const char *state_file, *state_func;
+	int state_line;
+
 	int preempt_count;		/* preempt_disable() nesting */
 	int spin_depth;			/* spinlocks held */
 	bool irqs_off;

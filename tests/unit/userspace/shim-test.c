@@ -682,6 +682,110 @@ static void shim_kref_on_freed_object_fails_test(struct kunit *test)
 						sizeof(title)), 1);
 }
 
+/* --- blocking calls while !TASK_RUNNING (DEBUG_ATOMIC_SLEEP) ---------- */
+
+/*
+ * Every entry point that may sleep.  Each op must be harmless run
+ * !TASK_RUNNING, under a spinlock or in a (simulated) hardirq.
+ */
+static DECLARE_COMPLETION(done_forever);
+static DEFINE_SEMAPHORE(sem_free);
+
+static void op_might_sleep(void) { might_sleep(); }
+static void op_cond_resched(void) { cond_resched(); }
+static void op_msleep(void) { msleep(1); }
+static void op_usleep_range(void) { usleep_range(10, 20); }
+static void op_schedule(void) { schedule(); }
+static void op_schedule_timeout(void) { schedule_timeout(1); }
+static void op_schedule_timeout_unint(void) { schedule_timeout_uninterruptible(1); }
+static void op_wait_for_completion(void) { wait_for_completion(&done_forever); }
+static void op_wait_for_completion_timeout(void)
+{
+	wait_for_completion_timeout(&done_forever, 1);
+}
+static void op_down(void) { down(&sem_free); up(&sem_free); }
+static void op_mutex_lock(void) { mutex_lock(&mutex_a); mutex_unlock(&mutex_a); }
+static void op_kmalloc(void) { kfree(kmalloc(8, GFP_KERNEL)); }
+
+struct blocking_op {
+	const char *name;
+	void (*fn)(void);
+	bool sets_state;	/* sleeps !TASK_RUNNING itself (schedule...) */
+};
+
+static const struct blocking_op blocking_ops[] = {
+	{ "might_sleep", op_might_sleep },
+	{ "cond_resched", op_cond_resched },
+	{ "msleep", op_msleep },
+	{ "usleep_range", op_usleep_range },
+	{ "schedule", op_schedule, true },
+	{ "schedule_timeout", op_schedule_timeout, true },
+	{ "schedule_timeout_uninterruptible", op_schedule_timeout_unint },
+	{ "wait_for_completion", op_wait_for_completion },
+	{ "wait_for_completion_timeout", op_wait_for_completion_timeout },
+	{ "down", op_down },
+	{ "mutex_lock", op_mutex_lock },
+	{ "kmalloc(GFP_KERNEL)", op_kmalloc },
+};
+
+/* A blocking call while !TASK_RUNNING names where the state was set. */
+static void shim_blocking_op_not_running_reported(struct kunit *test)
+{
+	char site[256];
+	unsigned int i;
+	int want = 0;
+
+	complete_all(&done_forever);
+	for (i = 0; i < ARRAY_SIZE(blocking_ops); i++) {
+		const struct blocking_op *op = &blocking_ops[i];
+
+		if (op->sets_state)
+			continue;
+		/* The report names the set_current_state() on the next line. */
+		snprintf(site, sizeof(site),
+			 "do not call blocking ops when !TASK_RUNNING; state=2 set at [<%s:%d>] %s()",
+			 __FILE__, __LINE__ + 1, __func__);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		shim_expect_report(site);
+		op->fn();
+		__set_current_state(TASK_RUNNING);
+		want++;
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+				    "%s while !TASK_RUNNING not reported", op->name);
+	}
+	set_current_state(TASK_INTERRUPTIBLE);
+	shim_expect_report("do not call blocking ops when !TASK_RUNNING; state=1 set at");
+	msleep(1);
+	__set_current_state(TASK_RUNNING);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), want + 1);
+}
+
+/*
+ * schedule() and schedule_timeout() are how a task sleeps !TASK_RUNNING:
+ * the sleep protocol itself must never be reported.
+ */
+static void shim_sleep_protocol_not_reported(struct kunit *test)
+{
+	struct waker w = { .sleeper = current };
+	struct task_struct *t;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	KUNIT_EXPECT_EQ(test, schedule_timeout(5), 0L);	/* times out */
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	init_completion(&w.armed);
+	t = kthread_run(waker_fn, &w, "waker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	complete(&w.armed);	/* does not sleep: fine in this state */
+	schedule();		/* until the kthread wakes us */
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	KUNIT_EXPECT_EQ(test, schedule_timeout_uninterruptible(5), 0L);
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	msleep(1);		/* running again: no report */
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 0);
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -725,6 +829,8 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_refcount_not_live_reported),
 	KUNIT_CASE(shim_refcount_dec_to_zero_reported),
 	KUNIT_CASE(shim_kref_on_freed_object_fails_test),
+	KUNIT_CASE(shim_blocking_op_not_running_reported),
+	KUNIT_CASE(shim_sleep_protocol_not_reported),
 	{}
 };
 
