@@ -226,6 +226,11 @@ static void shim_write_after_free_fails_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, shim_run_in_child(write_after_free, NULL, title,
 						sizeof(title)), 1);
+#ifndef __SANITIZE_ADDRESS__
+	/* ASan stops the child at the write, with no title. */
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, "use-after-free") != NULL,
+			      "report was \"%s\"", title);
+#endif
 }
 
 static void shim_freed_memory_is_poisoned(struct kunit *test)
@@ -462,6 +467,7 @@ static void shim_running_kthread_at_end_fails_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, shim_run_in_child(leave_kthread_running, NULL, title,
 						sizeof(title)), 1);
+	KUNIT_EXPECT_TRUE(test, strstr(title, "end-of-test checks failed") != NULL);
 }
 
 static int result_fn(void *data)
@@ -786,6 +792,358 @@ static void shim_sleep_protocol_not_reported(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 0);
 }
 
+/* --- canaries: one planted bug per rule, beside the cases above ------- */
+
+static void run_op_in_irq(void *data)
+{
+	const struct blocking_op *op = data;
+
+	op->fn();
+}
+
+/* README: sleeping in atomic context, each entry point, each context. */
+static void shim_sleep_in_atomic_every_entry_reported(struct kunit *test)
+{
+	unsigned long flags;
+	unsigned int i;
+	int ctx, want = 0;
+
+	complete_all(&done_forever);
+	for (ctx = 0; ctx < 4; ctx++) {
+		for (i = 0; i < ARRAY_SIZE(blocking_ops); i++) {
+			const struct blocking_op *op = &blocking_ops[i];
+
+			shim_expect_report("sleeping function called from invalid context");
+			switch (ctx) {
+			case 0:
+				spin_lock(&lock_a);
+				op->fn();
+				spin_unlock(&lock_a);
+				break;
+			case 1:
+				preempt_disable();
+				op->fn();
+				preempt_enable();
+				break;
+			case 2:
+				local_irq_save(flags);
+				op->fn();
+				local_irq_restore(flags);
+				break;
+			case 3:
+				local_irq_disable();
+				shim_raise_irq(run_op_in_irq, (void *)op);
+				local_irq_enable();	/* delivered here */
+				break;
+			}
+			want++;
+			KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+					    "%s in context %d not reported", op->name, ctx);
+		}
+	}
+}
+
+struct holder {
+	struct completion held;
+	atomic_t release;
+};
+
+static int other_task_holds(void *data)
+{
+	struct holder *h = data;
+
+	mutex_lock(&mutex_a);
+	complete(&h->held);
+	while (!atomic_read(&h->release))
+		msleep(1);
+	mutex_unlock(&mutex_a);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* README: unlock by a task that does not hold it (another task does). */
+static void shim_unlock_by_other_task_reported(struct kunit *test)
+{
+	struct holder h = { .release = ATOMIC_INIT(0) };
+	struct task_struct *t;
+	char want[256];
+
+	init_completion(&h.held);
+	t = kthread_run(other_task_holds, &h, "holder");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&h.held);
+	snprintf(want, sizeof(want), "unlock of a lock not held: mutex_a at %s:%d (owner: holder)",
+		 __FILE__, __LINE__ + 2);
+	shim_expect_report(want);
+	mutex_unlock(&mutex_a);		/* the bug */
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&mutex_a));	/* still the holder's */
+	atomic_set(&h.release, 1);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&mutex_a));
+}
+
+/* README: WARN_ON_ONCE and WARN_ONCE warn every time. */
+static void shim_warn_once_warns_every_time(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		shim_expect_report("WARNING: at");
+		shim_expect_report("WARNING: at");
+		WARN_ON_ONCE(1);
+		WARN_ONCE(1, "once %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 4);
+}
+
+static void bug_unexpected(void *unused)
+{
+	BUG();
+}
+
+static void bug_expected(void *unused)
+{
+	shim_expect_report("kernel BUG at");
+	BUG_ON(1);
+}
+
+/* README: BUG, and a BUG never returns even when expected. */
+static void shim_bug_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, bug_unexpected, NULL, "kernel BUG at");
+	expect_child_fails(test, bug_expected, NULL, "BUG never returns");
+}
+
+/* README: list_add corruption (CONFIG_DEBUG_LIST). */
+static void shim_list_add_corruption_reported(struct kunit *test)
+{
+	LIST_HEAD(head);
+	struct list_head a, b, c;
+
+	list_add(&a, &head);
+	shim_expect_report("list_add double add");
+	list_add(&a, &head);
+	a.prev = &b;			/* a stray write */
+	shim_expect_report("list_add corruption. next->prev should be prev");
+	list_add(&c, &head);
+	a.prev = &head;
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	KUNIT_EXPECT_TRUE(test, head.next == &a && a.next == &head);	/* neither added */
+	list_del(&a);
+}
+
+static void hang_in_schedule(void *unused)
+{
+	shim_set_hung_task_ms(100);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule();			/* nobody wakes us */
+}
+
+static void hang_in_down(void *unused)
+{
+	struct semaphore sem;
+
+	sema_init(&sem, 0);
+	shim_set_hung_task_ms(100);
+	down(&sem);
+}
+
+static int hold_mutex_a(void *data)
+{
+	mutex_lock(&mutex_a);
+	complete(data);
+	while (!kthread_should_stop())
+		msleep(1);
+	mutex_unlock(&mutex_a);
+	return 0;
+}
+
+static void hang_in_mutex_lock(void *unused)
+{
+	DECLARE_COMPLETION(held);
+
+	kthread_run(hold_mutex_a, &held, "hold-a");
+	wait_for_completion(&held);
+	shim_set_hung_task_ms(100);
+	mutex_lock(&mutex_a);
+}
+
+/* README: hung task, for each way of sleeping (completions: above). */
+static void shim_hung_task_every_sleep_reported(struct kunit *test)
+{
+	expect_child_fails(test, hang_in_schedule, NULL,
+			   "blocked for more than 100 ms in hang_in_schedule at");
+	expect_child_fails(test, hang_in_down, NULL,
+			   "blocked for more than 100 ms in hang_in_down at");
+	expect_child_fails(test, hang_in_mutex_lock, NULL,
+			   "blocked for more than 100 ms in hang_in_mutex_lock at");
+}
+
+static void raise_never_deliver(void *unused)
+{
+	shim_raise_irq(count_irq, NULL);
+}
+
+static void raise_and_deliver(void *unused)
+{
+	shim_raise_irq(count_irq, NULL);
+	spin_lock(&lock_a);		/* an interrupt window */
+	spin_unlock(&lock_a);
+}
+
+/* README: a raised interrupt never delivered fails the test. */
+static void shim_undelivered_irq_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(raise_never_deliver, NULL, title,
+						sizeof(title)), 1);
+	KUNIT_EXPECT_TRUE(test, strstr(title, "end-of-test checks failed") != NULL);
+	/* The control: delivered, the same body passes. */
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(raise_and_deliver, NULL, title,
+						sizeof(title)), 0);
+}
+
+/* --- canaries for the reports the README table does not list ---------- */
+
+static void misuse_preempt_enable(void) { preempt_enable(); }
+static void misuse_irq_restore(void) { local_irq_restore(0x5a); }
+static void irq_enables_irqs(void *unused) { local_irq_enable(); }
+static void misuse_irq_enable_in_irq(void)
+{
+	local_irq_disable();
+	shim_raise_irq(irq_enables_irqs, NULL);
+	local_irq_enable();
+}
+static void irq_trylocks_mutex(void *unused)
+{
+	if (mutex_trylock(&mutex_a))
+		mutex_unlock(&mutex_a);
+}
+static void misuse_mutex_trylock_in_irq(void)
+{
+	local_irq_disable();
+	shim_raise_irq(irq_trylocks_mutex, NULL);
+	local_irq_enable();
+}
+static void misuse_assert_held(void) { lockdep_assert_held(&lock_a); }
+static void misuse_put_task_struct(void)
+{
+	struct task_struct *t = kthread_run(result_fn, NULL, "put-twice");
+
+	kthread_stop(t);
+	put_task_struct(t);	/* the creation reference */
+	put_task_struct(t);	/* one too many */
+}
+static void misuse_kthread_stop_twice(void)
+{
+	struct task_struct *t = kthread_run(result_fn, NULL, "stop-twice");
+
+	kthread_stop(t);
+	kthread_stop(t);
+}
+static void misuse_kfree_foreign(void)
+{
+	char *buf = calloc(1, 16384);	/* room for any block header before */
+
+	kfree(buf + 8192);	/* not from kmalloc */
+	free(buf);
+}
+
+static const struct {
+	const char *report;
+	void (*fn)(void);
+} misuses[] = {
+	{ "preempt_enable() without preempt_disable()", misuse_preempt_enable },
+	{ "local_irq_restore with corrupt flags", misuse_irq_restore },
+	{ "interrupts enabled inside a hardirq handler", misuse_irq_enable_in_irq },
+	{ "mutex_trylock in interrupt context", misuse_mutex_trylock_in_irq },
+	{ "lock lock_a not held", misuse_assert_held },
+	{ "refcount_t: underflow; put_task_struct on put-twice", misuse_put_task_struct },
+	{ "kthread_stop on stop-twice twice", misuse_kthread_stop_twice },
+	{ "not a kmalloc block", misuse_kfree_foreign },
+};
+
+static void shim_misuse_reported(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(misuses); i++) {
+		shim_expect_report(misuses[i].report);
+		misuses[i].fn();
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), i + 1,
+				    "\"%s\" not reported", misuses[i].report);
+	}
+}
+
+static int spin_forever(void *data)
+{
+	spin_lock(&lock_b);
+	complete(data);
+	while (!kthread_should_stop())
+		yield();	/* busy, never asleep: atomic all along */
+	spin_unlock(&lock_b);
+	return 0;
+}
+
+static void spin_lockup(void *unused)
+{
+	DECLARE_COMPLETION(held);
+
+	kthread_run(spin_forever, &held, "spinner");
+	wait_for_completion(&held);
+	shim_set_hung_task_ms(100);
+	spin_lock(&lock_b);
+}
+
+/* A spinlock another task holds past the bound: a lockup, not a hang. */
+static void shim_spinlock_lockup_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, spin_lockup, NULL,
+			   "spinlock lockup suspected: lock_b");
+}
+
+static spinlock_t deep[SHIM_MAX_HELD + 1] = {
+	[0 ... SHIM_MAX_HELD] = __SPIN_LOCK_INITIALIZER(deep)
+};
+
+static void too_deep(void *unused)
+{
+	int i;
+
+	for (i = 0; i <= SHIM_MAX_HELD; i++)
+		spin_lock(&deep[i]);	/* each its own class: no recursion */
+}
+
+static void shim_lock_depth_overflow_fails_test(struct kunit *test)
+{
+#ifdef __SANITIZE_THREAD__
+	/* TSan's own detector holds 64 locks per thread: it stops first. */
+	expect_child_fails(test, too_deep, NULL, "");
+#else
+	expect_child_fails(test, too_deep, NULL, "MAX_LOCK_DEPTH too low");
+#endif
+}
+
+static int return_holding_lock(void *unused)
+{
+	spin_lock(&lock_b);
+	return 0;
+}
+
+static void kthread_returns_holding(void *unused)
+{
+	kthread_stop(kthread_run(return_holding_lock, NULL, "leaves-lock"));
+}
+
+static void shim_kthread_returns_holding_lock_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, kthread_returns_holding, NULL,
+			   "returning from a kthread with 1 lock(s) held");
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -831,6 +1189,18 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_kref_on_freed_object_fails_test),
 	KUNIT_CASE(shim_blocking_op_not_running_reported),
 	KUNIT_CASE(shim_sleep_protocol_not_reported),
+	/* canaries: README's table row by row, then the unlisted reports */
+	KUNIT_CASE(shim_sleep_in_atomic_every_entry_reported),
+	KUNIT_CASE(shim_unlock_by_other_task_reported),
+	KUNIT_CASE(shim_warn_once_warns_every_time),
+	KUNIT_CASE(shim_bug_fails_test),
+	KUNIT_CASE(shim_list_add_corruption_reported),
+	KUNIT_CASE(shim_hung_task_every_sleep_reported),
+	KUNIT_CASE(shim_undelivered_irq_fails_test),
+	KUNIT_CASE(shim_misuse_reported),
+	KUNIT_CASE(shim_spinlock_lockup_fails_test),
+	KUNIT_CASE(shim_lock_depth_overflow_fails_test),
+	KUNIT_CASE(shim_kthread_returns_holding_lock_fails_test),
 	{}
 };
 
