@@ -83,8 +83,9 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 {
 	if (l->magic == SHIM_LOCK_MAGIC)
 		return true;
-	shim_report(file, line, "BUG: %s bad magic (uninitialised or freed lock %p) at %s:%d",
-		    kind_name(kind), (void *)l, file, line);
+	shim_report(file, line, "BUG: %s bad magic (%s lock %p) at %s:%d",
+		    kind_name(kind), l->magic == SHIM_MUTEX_DESTROYED ?
+		    "destroyed" : "uninitialised or freed", (void *)l, file, line);
 	return false;
 }
 
@@ -282,7 +283,8 @@ bool shim_in_hardirq(void)
 	return current->shim.hardirq > 0;
 }
 
-void __shim_might_sleep(const char *file, int line)
+/* might_sleep()'s context half; task.c's __shim_might_sleep() adds the state. */
+void __shim_might_resched(const char *file, int line)
 {
 	struct task_struct *p = current;
 

@@ -26,6 +26,8 @@ void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);
 
 /* lock.c */
+/* might_sleep() without the task-state check: what schedule() may call. */
+void __shim_might_resched(const char *file, int line);
 void shim_irq_window(void);
 int shim_locks_check_task(struct task_struct *p, const char *when);
 void shim_hooks_reset(void);

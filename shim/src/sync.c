@@ -1,12 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Completions and semaphores: sleeping waits under the hung-task bound. */
+/*
+ * Completions and semaphores: sleeping waits under the hung-task bound.
+ * And mutex_destroy(), the one mutex call lockdep (lock.c) has no part in.
+ */
 #include <errno.h>
 #include <limits.h>
 
 #include <linux/kernel.h>
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/semaphore.h>
 #include "shim-internal.h"
+
+/*
+ * DEBUG_MUTEXES: destroying a held mutex warns, and the magic is cleared
+ * either way, so lock.c's magic check reports any later use.  A mutex
+ * never initialised, or destroyed already, is left as it is (the kernel
+ * does not mind either).  An unlocked pthread mutex is destroyed too:
+ * mutex_init() then makes a new one, which DRD would otherwise report as
+ * a re-initialisation.  A destroy racing the last unlock is a real bug,
+ * one the tools may then see.
+ */
+void __shim_mutex_destroy(struct mutex *lock, const char *file, int line)
+{
+	struct shim_lock *l = &lock->l;
+	struct task_struct *owner = READ_ONCE(l->owner);
+
+	if (l->magic != SHIM_LOCK_MAGIC)
+		return;
+	if (owner)
+		shim_report(file, line,
+			    "WARNING: DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock)): mutex %s destroyed at %s:%d while held by %s (taken at %s:%d)",
+			    l->dep.name, file, line, owner->comm, l->owner_file,
+			    l->owner_line);
+	else
+		pthread_mutex_destroy(&l->m);	/* a locked one cannot be */
+	l->magic = SHIM_MUTEX_DESTROYED;
+}
 
 /*
  * The kernel never destroys a completion or semaphore, and may init one

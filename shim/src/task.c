@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tasks on pthreads: current, sleeping and waking with the kernel's
- * protocol, kthreads, and the hung-task bound on every sleep.
+ * protocol, kthreads, the hung-task bound on every sleep, and
+ * DEBUG_ATOMIC_SLEEP's check that a blocking call starts TASK_RUNNING.
  */
 #include <errno.h>
 #include <sched.h>
@@ -112,18 +113,44 @@ void shim_hung_task(const char *file, int line, const char *func)
 		e.rescue(e.arg);
 }
 
-static bool may_sleep_here(const char *file, int line)
+/*
+ * A blocking call leaves the task TASK_RUNNING, so entered in another
+ * state it destroys that state: a wake-up meant for the caller's own
+ * wait loop is lost.  The kernel's __might_sleep() warns; so do we,
+ * with the place set_current_state() ran.
+ */
+static void check_task_running(const char *file, int line)
 {
-	__shim_might_sleep(file, line);
-	return true;
+	struct task_struct *p = current;
+	unsigned int state = READ_ONCE(p->__state);
+
+	if (state == TASK_RUNNING)
+		return;
+	shim_report(file, line,
+		    "WARNING: do not call blocking ops when !TASK_RUNNING; state=%x set at [<%s:%d>] %s() (blocking op at %s:%d, task %s)",
+		    state, p->shim.state_file ? p->shim.state_file : "?",
+		    p->shim.state_line,
+		    p->shim.state_func ? p->shim.state_func : "?", file, line,
+		    p->comm);
 }
 
-void shim_set_current_state(unsigned int state)
+/* might_sleep(): the task state here, the atomic context in lock.c. */
+void __shim_might_sleep(const char *file, int line)
+{
+	check_task_running(file, line);
+	__shim_might_resched(file, line);
+}
+
+void shim_set_current_state(unsigned int state, const char *file, int line,
+			    const char *func)
 {
 	struct task_struct *p = current;
 
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
+	p->shim.state_file = file;
+	p->shim.state_line = line;
+	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
 	shim_sched_point();
 }
@@ -136,7 +163,8 @@ static long sleep_until_woken(long timeout_ms, const char *file, int line,
 	long start = shim_now_ms(), left = timeout_ms;
 	unsigned int bound = shim_hung_task_ms();
 
-	may_sleep_here(file, line);
+	/* This is where a task sleeps !TASK_RUNNING: only the context counts. */
+	__shim_might_resched(file, line);
 	shim_sched_point();
 	pthread_mutex_lock(&p->shim.wait_lock);
 	if (p->__state == TASK_RUNNING) {
@@ -189,12 +217,21 @@ long __shim_schedule_timeout(long timeout, const char *file, int line,
 	return sleep_until_woken(timeout > 0 ? timeout : 1, file, line, func);
 }
 
+long __shim_schedule_timeout_state(long timeout, unsigned int state,
+				   const char *file, int line, const char *func)
+{
+	check_task_running(file, line);
+	shim_set_current_state(state, file, line, func);
+	return sleep_until_woken(timeout > 0 ? timeout : 1, file, line, func);
+}
+
 int wake_up_process(struct task_struct *p)
 {
 	int woke = 0;
 
 	shim_sched_point();
 	pthread_mutex_lock(&p->shim.wait_lock);
+	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
 		WRITE_ONCE(p->__state, TASK_RUNNING);
 		pthread_cond_signal(&p->shim.wait_cond);
@@ -213,7 +250,8 @@ void __shim_msleep(unsigned int msecs, const char *file, int line)
 {
 	struct timespec ts = { msecs / 1000, (long)(msecs % 1000) * 1000000L };
 
-	may_sleep_here(file, line);
+	/* Stricter than 6.1, whose msleep() overwrites the state unchecked. */
+	__shim_might_sleep(file, line);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
@@ -247,7 +285,8 @@ void put_task_struct(struct task_struct *t)
 static void *kthread_main(void *arg)
 {
 	struct task_struct *p = arg;
-	int ret;
+	bool run;
+	int ret = -EINTR;
 
 	this_task = p;
 	shim_guard_thread_start();
@@ -255,9 +294,15 @@ static void *kthread_main(void *arg)
 	pthread_mutex_lock(&p->shim.wait_lock);
 	while (p->__state != TASK_RUNNING)
 		pthread_cond_wait(&p->shim.wait_cond, &p->shim.wait_lock);
+	/*
+	 * Woken by kthread_stop() alone: 6.1's kthread() finds
+	 * KTHREAD_SHOULD_STOP set and exits with -EINTR, threadfn never run.
+	 */
+	run = p->shim.woken || !p->shim.should_stop;
 	pthread_mutex_unlock(&p->shim.wait_lock);
 
-	ret = p->shim.threadfn(p->shim.data);
+	if (run)
+		ret = p->shim.threadfn(p->shim.data);
 	shim_locks_check_task(p, "returning from a kthread");
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.result = ret;
@@ -279,6 +324,9 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	va_end(ap);
 	p = task_alloc(name);
 	p->__state = TASK_UNINTERRUPTIBLE;
+	p->shim.state_file = __FILE__;	/* kthread(), before its first wake-up */
+	p->shim.state_line = __LINE__;
+	p->shim.state_func = "kthread";
 	p->shim.is_kthread = true;
 	p->shim.threadfn = threadfn;
 	p->shim.data = data;

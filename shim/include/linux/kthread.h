@@ -5,8 +5,11 @@
  *
  * Userspace shim: kthreads.  As in the kernel, a thread made by
  * kthread_create() runs once woken and kthread_stop() waits for it and
- * returns its result.  A kthread still running when the test ends is
- * reported.
+ * returns its result; kthread_stop() of a thread never woken returns
+ * -EINTR and its threadfn never runs.  A thread that was woken always
+ * runs threadfn here, where 6.1 may still skip it if kthread_stop()
+ * comes before the thread was first scheduled.  A kthread still running
+ * when the test ends is reported.
  */
 #ifndef _SHIM_LINUX_KTHREAD_H
 #define _SHIM_LINUX_KTHREAD_H

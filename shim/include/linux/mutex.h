@@ -4,7 +4,10 @@
  *   strict: every lockdep report fails the test (lockdep never turns off),
  *   and so does a wait over the hung-task bound (3 s).
  *
- * Userspace shim: sleeping mutexes, lockdep-tracked like spinlocks.
+ * Userspace shim: sleeping mutexes, lockdep-tracked like spinlocks.  As
+ * with DEBUG_MUTEXES, mutex_destroy() of a held mutex is reported, and
+ * it clears the magic: a later lock or unlock is a "bad magic" report
+ * until mutex_init() makes the mutex new again.
  */
 #ifndef _SHIM_LINUX_MUTEX_H
 #define _SHIM_LINUX_MUTEX_H
@@ -16,6 +19,9 @@
 struct mutex {
 	struct shim_lock l;
 };
+
+/* The magic of a destroyed mutex (DEBUG_MUTEXES sets lock->magic = NULL). */
+#define SHIM_MUTEX_DESTROYED	0xdead10c5u
 
 #define __MUTEX_INITIALIZER(lockname)	{ .l = __SHIM_LOCK_INIT(lockname) }
 #define DEFINE_MUTEX(x)	struct mutex x = __MUTEX_INITIALIZER(x)
@@ -37,6 +43,7 @@ struct mutex {
 #define mutex_unlock(m) \
 	shim_lock_release(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
 #define mutex_is_locked(m)	shim_lock_is_locked(&(m)->l)
-#define mutex_destroy(m)	WARN_ON(mutex_is_locked(m))
+void __shim_mutex_destroy(struct mutex *lock, const char *file, int line);
+#define mutex_destroy(m)	__shim_mutex_destroy((m), __FILE__, __LINE__)
 
 #endif

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shim kind: dup + strict - include/linux/sched.h (v6.1), a subset, keep in
- *   sync; strict: any sleep over the hung-task bound (3 s) fails the test.
+ *   sync; strict: any sleep over the hung-task bound (3 s) fails the test,
+ *   and so does a blocking call while !TASK_RUNNING, msleep() included.
  *
  * Userspace shim: tasks are pthreads.  set_current_state(), schedule()
  * and wake_up_process() follow the kernel's protocol exactly: a wake-up
  * between setting the state and calling schedule() is not lost.  A
  * sleep longer than the hung-task bound is reported with the place it
- * sleeps at.
+ * sleeps at.  As with DEBUG_ATOMIC_SLEEP, set_current_state() records
+ * where it ran, and might_sleep() (every blocking call) reports a task
+ * that is not TASK_RUNNING with that place; schedule() and
+ * schedule_timeout() are the calls that sleep in that state, so they
+ * do not check it.
  */
 #ifndef _SHIM_LINUX_SCHED_H
 #define _SHIM_LINUX_SCHED_H
@@ -33,9 +38,12 @@ struct task_struct {
 struct task_struct *shim_current(void);
 #define current	shim_current()
 
-void shim_set_current_state(unsigned int state);
-#define set_current_state(s)	shim_set_current_state(s)
-#define __set_current_state(s)	shim_set_current_state(s)
+void shim_set_current_state(unsigned int state, const char *file, int line,
+			    const char *func);
+#define set_current_state(s) \
+	shim_set_current_state((s), __FILE__, __LINE__, __func__)
+#define __set_current_state(s) \
+	shim_set_current_state((s), __FILE__, __LINE__, __func__)
 
 void __shim_schedule(const char *file, int line, const char *func);
 #define schedule()	__shim_schedule(__FILE__, __LINE__, __func__)
@@ -44,6 +52,16 @@ long __shim_schedule_timeout(long timeout, const char *file, int line,
 			     const char *func);
 #define schedule_timeout(t) \
 	__shim_schedule_timeout((t), __FILE__, __LINE__, __func__)
+
+/* These set the state themselves: entered !TASK_RUNNING, a wake-up is lost. */
+long __shim_schedule_timeout_state(long timeout, unsigned int state,
+				   const char *file, int line, const char *func);
+#define schedule_timeout_interruptible(t)				\
+	__shim_schedule_timeout_state((t), TASK_INTERRUPTIBLE,		\
+				      __FILE__, __LINE__, __func__)
+#define schedule_timeout_uninterruptible(t)				\
+	__shim_schedule_timeout_state((t), TASK_UNINTERRUPTIBLE,	\
+				      __FILE__, __LINE__, __func__)
 
 int wake_up_process(struct task_struct *p);
 

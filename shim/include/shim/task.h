@@ -26,6 +26,10 @@ struct shim_task {
 	pthread_t thread;
 	int usage;			/* get/put_task_struct */
 
+	/* Where set_current_state() last ran (the kernel's task_state_change). */
+	const char *state_file, *state_func;
+	int state_line;
+
 	int preempt_count;		/* preempt_disable() nesting */
 	int spin_depth;			/* spinlocks held */
 	bool irqs_off;
@@ -40,7 +44,8 @@ struct shim_task {
 	bool is_kthread;
 	int (*threadfn)(void *data);
 	void *data;
-	bool started, should_stop, exited, stopped;
+	bool woken;			/* wake_up_process() since kthread_create() */
+	bool should_stop, exited, stopped;
 	int result;
 	struct shim_task *next_kthread;
 };

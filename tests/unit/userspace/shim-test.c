@@ -5,15 +5,21 @@
  * unexpected report fails a test.  Bodies that must fail run in a
  * forked child (shim_run_in_child) whose verdict the case inspects.
  */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/errno.h>
 #include <linux/kref.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -220,6 +226,11 @@ static void shim_write_after_free_fails_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, shim_run_in_child(write_after_free, NULL, title,
 						sizeof(title)), 1);
+#ifndef __SANITIZE_ADDRESS__
+	/* ASan stops the child at the write, with no title. */
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, "use-after-free") != NULL,
+			      "report was \"%s\"", title);
+#endif
 }
 
 static void shim_freed_memory_is_poisoned(struct kunit *test)
@@ -456,6 +467,7 @@ static void shim_running_kthread_at_end_fails_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, shim_run_in_child(leave_kthread_running, NULL, title,
 						sizeof(title)), 1);
+	KUNIT_EXPECT_TRUE(test, strstr(title, "end-of-test checks failed") != NULL);
 }
 
 static int result_fn(void *data)
@@ -522,6 +534,616 @@ static void shim_printk_log_captured(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, shim_log_contains("hello 42"));
 }
 
+/* --- kthread_stop() of a kthread never woken ------------------------- */
+
+static int count_run(void *data)
+{
+	atomic_t *runs = data;
+
+	atomic_inc(runs);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* 6.1's kthread() finds KTHREAD_SHOULD_STOP before threadfn: -EINTR. */
+static void shim_kthread_stop_unwoken_returns_eintr(struct kunit *test)
+{
+	atomic_t runs = ATOMIC_INIT(0);
+	struct task_struct *t = kthread_create(count_run, &runs, "unwoken");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, kthread_stop(t), -EINTR);
+	KUNIT_EXPECT_EQ(test, atomic_read(&runs), 0);
+	t = kthread_create(count_run, &runs, "woken");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	KUNIT_EXPECT_EQ(test, kthread_stop(t), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&runs), 1);
+}
+
+/* --- mutex_destroy() (DEBUG_MUTEXES) --------------------------------- */
+
+/* A destroyed mutex is poisoned until mutex_init() makes it new. */
+static void shim_destroyed_mutex_use_reported(struct kunit *test)
+{
+	struct mutex m;
+
+	mutex_init(&m);
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	mutex_destroy(&m);
+	shim_expect_report("mutex bad magic (destroyed lock");
+	shim_expect_report("mutex bad magic (destroyed lock");
+	shim_expect_report("mutex bad magic (destroyed lock");
+	mutex_lock(&m);
+	KUNIT_EXPECT_EQ(test, mutex_trylock(&m), 0);
+	mutex_unlock(&m);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	mutex_init(&m);			/* new again: usable */
+	mutex_lock(&m);
+	mutex_unlock(&m);
+	mutex_destroy(&m);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+}
+
+static void destroy_held_mutex(void *unused)
+{
+	struct mutex m;
+
+	mutex_init(&m);
+	mutex_lock(&m);
+	mutex_destroy(&m);	/* the bug */
+}
+
+static void shim_destroy_held_mutex_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, destroy_held_mutex, NULL,
+			   "DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))");
+}
+
+/* --- refcount_t: every refcount_warn_saturate() case ------------------ */
+
+/* A counter neither live nor zero is reported, and left alone. */
+static void shim_refcount_not_live_reported(struct kunit *test)
+{
+	static const int bad[] = {
+		-1, REFCOUNT_SATURATED, 0x6b6b6b6b /* kfree() poison */,
+		(int)0xa5a5a5a5 /* kmalloc() fill */, INT_MIN,
+	};
+	refcount_t r;
+	unsigned int i;
+	int want = 0;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		refcount_set(&r, bad[i]);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		refcount_inc(&r);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		refcount_add(2, &r);
+		shim_expect_report("refcount_t: saturated; leaking memory");
+		KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		KUNIT_EXPECT_FALSE(test, refcount_dec_and_test(&r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		KUNIT_EXPECT_FALSE(test, refcount_sub_and_test(2, &r));
+		shim_expect_report("refcount_t: underflow; use-after-free");
+		refcount_dec(&r);
+		want += 6;
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+				    "counter %#x", (unsigned int)bad[i]);
+		KUNIT_EXPECT_EQ(test, refcount_read(&r), (unsigned int)bad[i]);
+	}
+	/* One short of overflow: an increment would wrap, so it saturates. */
+	refcount_set(&r, INT_MAX);
+	shim_expect_report("refcount_t: saturated; leaking memory");
+	refcount_inc(&r);
+	shim_expect_report("refcount_t: saturated; leaking memory");
+	KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));
+	KUNIT_EXPECT_FALSE(test, refcount_dec_and_test(&r));	/* live: fine */
+	shim_expect_report("refcount_t: underflow; use-after-free");
+	refcount_set(&r, 1);
+	KUNIT_EXPECT_FALSE(test, refcount_sub_and_test(2, &r));
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), want + 3);
+	KUNIT_EXPECT_EQ(test, refcount_read(&r), 1U);
+}
+
+/* refcount_dec() never drops the last reference (6.1 warns). */
+static void shim_refcount_dec_to_zero_reported(struct kunit *test)
+{
+	refcount_t r = REFCOUNT_INIT(2);
+
+	refcount_dec(&r);
+	KUNIT_EXPECT_EQ(test, refcount_read(&r), 1U);
+	shim_expect_report("refcount_t: decrement hit 0; leaking memory");
+	refcount_dec(&r);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_TRUE(test, refcount_sub_and_test(1, &r));
+	KUNIT_EXPECT_FALSE(test, refcount_inc_not_zero(&r));	/* 0: no report */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+}
+
+struct kobj {
+	struct kref ref;
+};
+
+static void kref_on_freed(void *unused)
+{
+	struct kobj *o = kmalloc(sizeof(*o), GFP_KERNEL);
+
+	kref_init(&o->ref);
+	kref_put(&o->ref, noop_release);
+	kfree(o);
+	kref_get(&o->ref);		/* the bug: a get and a put on freed memory */
+	kref_put(&o->ref, noop_release);
+}
+
+/* issue 18: a get + put on a freed object used to restore the poison. */
+static void shim_kref_on_freed_object_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(kref_on_freed, NULL, title,
+						sizeof(title)), 1);
+}
+
+/* --- blocking calls while !TASK_RUNNING (DEBUG_ATOMIC_SLEEP) ---------- */
+
+/*
+ * Every entry point that may sleep.  Each op must be harmless run
+ * !TASK_RUNNING, under a spinlock or in a (simulated) hardirq.
+ */
+static DECLARE_COMPLETION(done_forever);
+static DEFINE_SEMAPHORE(sem_free);
+
+static void op_might_sleep(void) { might_sleep(); }
+static void op_cond_resched(void) { cond_resched(); }
+static void op_msleep(void) { msleep(1); }
+static void op_usleep_range(void) { usleep_range(10, 20); }
+static void op_schedule(void) { schedule(); }
+static void op_schedule_timeout(void) { schedule_timeout(1); }
+static void op_schedule_timeout_unint(void) { schedule_timeout_uninterruptible(1); }
+static void op_wait_for_completion(void) { wait_for_completion(&done_forever); }
+static void op_wait_for_completion_timeout(void)
+{
+	wait_for_completion_timeout(&done_forever, 1);
+}
+static void op_down(void) { down(&sem_free); up(&sem_free); }
+static void op_mutex_lock(void) { mutex_lock(&mutex_a); mutex_unlock(&mutex_a); }
+static void op_kmalloc(void) { kfree(kmalloc(8, GFP_KERNEL)); }
+
+struct blocking_op {
+	const char *name;
+	void (*fn)(void);
+	bool sets_state;	/* sleeps !TASK_RUNNING itself (schedule...) */
+};
+
+static const struct blocking_op blocking_ops[] = {
+	{ "might_sleep", op_might_sleep },
+	{ "cond_resched", op_cond_resched },
+	{ "msleep", op_msleep },
+	{ "usleep_range", op_usleep_range },
+	{ "schedule", op_schedule, true },
+	{ "schedule_timeout", op_schedule_timeout, true },
+	{ "schedule_timeout_uninterruptible", op_schedule_timeout_unint },
+	{ "wait_for_completion", op_wait_for_completion },
+	{ "wait_for_completion_timeout", op_wait_for_completion_timeout },
+	{ "down", op_down },
+	{ "mutex_lock", op_mutex_lock },
+	{ "kmalloc(GFP_KERNEL)", op_kmalloc },
+};
+
+/* A blocking call while !TASK_RUNNING names where the state was set. */
+static void shim_blocking_op_not_running_reported(struct kunit *test)
+{
+	char site[256];
+	unsigned int i;
+	int want = 0;
+
+	complete_all(&done_forever);
+	for (i = 0; i < ARRAY_SIZE(blocking_ops); i++) {
+		const struct blocking_op *op = &blocking_ops[i];
+
+		if (op->sets_state)
+			continue;
+		/* The report names the set_current_state() on the next line. */
+		snprintf(site, sizeof(site),
+			 "do not call blocking ops when !TASK_RUNNING; state=2 set at [<%s:%d>] %s()",
+			 __FILE__, __LINE__ + 1, __func__);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		shim_expect_report(site);
+		op->fn();
+		__set_current_state(TASK_RUNNING);
+		want++;
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+				    "%s while !TASK_RUNNING not reported", op->name);
+	}
+	set_current_state(TASK_INTERRUPTIBLE);
+	shim_expect_report("do not call blocking ops when !TASK_RUNNING; state=1 set at");
+	msleep(1);
+	__set_current_state(TASK_RUNNING);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), want + 1);
+}
+
+/*
+ * schedule() and schedule_timeout() are how a task sleeps !TASK_RUNNING:
+ * the sleep protocol itself must never be reported.
+ */
+static void shim_sleep_protocol_not_reported(struct kunit *test)
+{
+	struct waker w = { .sleeper = current };
+	struct task_struct *t;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	KUNIT_EXPECT_EQ(test, schedule_timeout(5), 0L);	/* times out */
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	init_completion(&w.armed);
+	t = kthread_run(waker_fn, &w, "waker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	complete(&w.armed);	/* does not sleep: fine in this state */
+	schedule();		/* until the kthread wakes us */
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	KUNIT_EXPECT_EQ(test, schedule_timeout_uninterruptible(5), 0L);
+	KUNIT_EXPECT_TRUE(test, task_is_running(current));
+	msleep(1);		/* running again: no report */
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 0);
+}
+
+/* --- canaries: one planted bug per rule, beside the cases above ------- */
+
+static void run_op_in_irq(void *data)
+{
+	const struct blocking_op *op = data;
+
+	op->fn();
+}
+
+/* README: sleeping in atomic context, each entry point, each context. */
+static void shim_sleep_in_atomic_every_entry_reported(struct kunit *test)
+{
+	unsigned long flags;
+	unsigned int i;
+	int ctx, want = 0;
+
+	complete_all(&done_forever);
+	for (ctx = 0; ctx < 4; ctx++) {
+		for (i = 0; i < ARRAY_SIZE(blocking_ops); i++) {
+			const struct blocking_op *op = &blocking_ops[i];
+
+			shim_expect_report("sleeping function called from invalid context");
+			switch (ctx) {
+			case 0:
+				spin_lock(&lock_a);
+				op->fn();
+				spin_unlock(&lock_a);
+				break;
+			case 1:
+				preempt_disable();
+				op->fn();
+				preempt_enable();
+				break;
+			case 2:
+				local_irq_save(flags);
+				op->fn();
+				local_irq_restore(flags);
+				break;
+			case 3:
+				local_irq_disable();
+				shim_raise_irq(run_op_in_irq, (void *)op);
+				local_irq_enable();	/* delivered here */
+				break;
+			}
+			want++;
+			KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), want,
+					    "%s in context %d not reported", op->name, ctx);
+		}
+	}
+}
+
+struct holder {
+	struct completion held;
+	atomic_t release;
+};
+
+static int other_task_holds(void *data)
+{
+	struct holder *h = data;
+
+	mutex_lock(&mutex_a);
+	complete(&h->held);
+	while (!atomic_read(&h->release))
+		msleep(1);
+	mutex_unlock(&mutex_a);
+	while (!kthread_should_stop())
+		msleep(1);
+	return 0;
+}
+
+/* README: unlock by a task that does not hold it (another task does). */
+static void shim_unlock_by_other_task_reported(struct kunit *test)
+{
+	struct holder h = { .release = ATOMIC_INIT(0) };
+	struct task_struct *t;
+	char want[256];
+
+	init_completion(&h.held);
+	t = kthread_run(other_task_holds, &h, "holder");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&h.held);
+	snprintf(want, sizeof(want), "unlock of a lock not held: mutex_a at %s:%d (owner: holder)",
+		 __FILE__, __LINE__ + 2);
+	shim_expect_report(want);
+	mutex_unlock(&mutex_a);		/* the bug */
+	KUNIT_EXPECT_TRUE(test, mutex_is_locked(&mutex_a));	/* still the holder's */
+	atomic_set(&h.release, 1);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&mutex_a));
+}
+
+/* README: WARN_ON_ONCE and WARN_ONCE warn every time. */
+static void shim_warn_once_warns_every_time(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		shim_expect_report("WARNING: at");
+		shim_expect_report("WARNING: at");
+		WARN_ON_ONCE(1);
+		WARN_ONCE(1, "once %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 4);
+}
+
+static void bug_unexpected(void *unused)
+{
+	BUG();
+}
+
+static void bug_expected(void *unused)
+{
+	shim_expect_report("kernel BUG at");
+	BUG_ON(1);
+}
+
+/* README: BUG, and a BUG never returns even when expected. */
+static void shim_bug_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, bug_unexpected, NULL, "kernel BUG at");
+	expect_child_fails(test, bug_expected, NULL, "BUG never returns");
+}
+
+/* README: list_add corruption (CONFIG_DEBUG_LIST). */
+static void shim_list_add_corruption_reported(struct kunit *test)
+{
+	LIST_HEAD(head);
+	struct list_head a, b, c;
+
+	list_add(&a, &head);
+	shim_expect_report("list_add double add");
+	list_add(&a, &head);
+	a.prev = &b;			/* a stray write */
+	shim_expect_report("list_add corruption. next->prev should be prev");
+	list_add(&c, &head);
+	a.prev = &head;
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	KUNIT_EXPECT_TRUE(test, head.next == &a && a.next == &head);	/* neither added */
+	list_del(&a);
+}
+
+static void hang_in_schedule(void *unused)
+{
+	shim_set_hung_task_ms(100);
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule();			/* nobody wakes us */
+}
+
+static void hang_in_down(void *unused)
+{
+	struct semaphore sem;
+
+	sema_init(&sem, 0);
+	shim_set_hung_task_ms(100);
+	down(&sem);
+}
+
+static int hold_mutex_a(void *data)
+{
+	mutex_lock(&mutex_a);
+	complete(data);
+	while (!kthread_should_stop())
+		msleep(1);
+	mutex_unlock(&mutex_a);
+	return 0;
+}
+
+static void hang_in_mutex_lock(void *unused)
+{
+	DECLARE_COMPLETION(held);
+
+	kthread_run(hold_mutex_a, &held, "hold-a");
+	wait_for_completion(&held);
+	shim_set_hung_task_ms(100);
+	mutex_lock(&mutex_a);
+}
+
+/* README: hung task, for each way of sleeping (completions: above). */
+static void shim_hung_task_every_sleep_reported(struct kunit *test)
+{
+	expect_child_fails(test, hang_in_schedule, NULL,
+			   "blocked for more than 100 ms in hang_in_schedule at");
+	expect_child_fails(test, hang_in_down, NULL,
+			   "blocked for more than 100 ms in hang_in_down at");
+	expect_child_fails(test, hang_in_mutex_lock, NULL,
+			   "blocked for more than 100 ms in hang_in_mutex_lock at");
+}
+
+static void raise_never_deliver(void *unused)
+{
+	shim_raise_irq(count_irq, NULL);
+}
+
+static void raise_and_deliver(void *unused)
+{
+	shim_raise_irq(count_irq, NULL);
+	spin_lock(&lock_a);		/* an interrupt window */
+	spin_unlock(&lock_a);
+}
+
+/* README: a raised interrupt never delivered fails the test. */
+static void shim_undelivered_irq_fails_test(struct kunit *test)
+{
+	char title[600];
+
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(raise_never_deliver, NULL, title,
+						sizeof(title)), 1);
+	KUNIT_EXPECT_TRUE(test, strstr(title, "end-of-test checks failed") != NULL);
+	/* The control: delivered, the same body passes. */
+	KUNIT_EXPECT_EQ(test, shim_run_in_child(raise_and_deliver, NULL, title,
+						sizeof(title)), 0);
+}
+
+/* --- canaries for the reports the README table does not list ---------- */
+
+static void misuse_preempt_enable(void) { preempt_enable(); }
+static void misuse_irq_restore(void) { local_irq_restore(0x5a); }
+static void irq_enables_irqs(void *unused) { local_irq_enable(); }
+static void misuse_irq_enable_in_irq(void)
+{
+	local_irq_disable();
+	shim_raise_irq(irq_enables_irqs, NULL);
+	local_irq_enable();
+}
+static void irq_trylocks_mutex(void *unused)
+{
+	if (mutex_trylock(&mutex_a))
+		mutex_unlock(&mutex_a);
+}
+static void misuse_mutex_trylock_in_irq(void)
+{
+	local_irq_disable();
+	shim_raise_irq(irq_trylocks_mutex, NULL);
+	local_irq_enable();
+}
+static void misuse_assert_held(void) { lockdep_assert_held(&lock_a); }
+static void misuse_put_task_struct(void)
+{
+	struct task_struct *t = kthread_run(result_fn, NULL, "put-twice");
+
+	kthread_stop(t);
+	put_task_struct(t);	/* the creation reference */
+	put_task_struct(t);	/* one too many */
+}
+static void misuse_kthread_stop_twice(void)
+{
+	struct task_struct *t = kthread_run(result_fn, NULL, "stop-twice");
+
+	kthread_stop(t);
+	kthread_stop(t);
+}
+static void misuse_kfree_foreign(void)
+{
+	char *buf = calloc(1, 16384);	/* room for any block header before */
+
+	kfree(buf + 8192);	/* not from kmalloc */
+	free(buf);
+}
+
+static const struct {
+	const char *report;
+	void (*fn)(void);
+} misuses[] = {
+	{ "preempt_enable() without preempt_disable()", misuse_preempt_enable },
+	{ "local_irq_restore with corrupt flags", misuse_irq_restore },
+	{ "interrupts enabled inside a hardirq handler", misuse_irq_enable_in_irq },
+	{ "mutex_trylock in interrupt context", misuse_mutex_trylock_in_irq },
+	{ "lock lock_a not held", misuse_assert_held },
+	{ "refcount_t: underflow; put_task_struct on put-twice", misuse_put_task_struct },
+	{ "kthread_stop on stop-twice twice", misuse_kthread_stop_twice },
+	{ "not a kmalloc block", misuse_kfree_foreign },
+};
+
+static void shim_misuse_reported(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(misuses); i++) {
+		shim_expect_report(misuses[i].report);
+		misuses[i].fn();
+		KUNIT_EXPECT_EQ_MSG(test, shim_expected_reports_seen(), i + 1,
+				    "\"%s\" not reported", misuses[i].report);
+	}
+}
+
+static int spin_forever(void *data)
+{
+	spin_lock(&lock_b);
+	complete(data);
+	while (!kthread_should_stop())
+		yield();	/* busy, never asleep: atomic all along */
+	spin_unlock(&lock_b);
+	return 0;
+}
+
+static void spin_lockup(void *unused)
+{
+	DECLARE_COMPLETION(held);
+
+	kthread_run(spin_forever, &held, "spinner");
+	wait_for_completion(&held);
+	shim_set_hung_task_ms(100);
+	spin_lock(&lock_b);
+}
+
+/* A spinlock another task holds past the bound: a lockup, not a hang. */
+static void shim_spinlock_lockup_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, spin_lockup, NULL,
+			   "spinlock lockup suspected: lock_b");
+}
+
+static spinlock_t deep[SHIM_MAX_HELD + 1] = {
+	[0 ... SHIM_MAX_HELD] = __SPIN_LOCK_INITIALIZER(deep)
+};
+
+static void too_deep(void *unused)
+{
+	int i;
+
+	for (i = 0; i <= SHIM_MAX_HELD; i++)
+		spin_lock(&deep[i]);	/* each its own class: no recursion */
+}
+
+static void shim_lock_depth_overflow_fails_test(struct kunit *test)
+{
+#ifdef __SANITIZE_THREAD__
+	/* TSan's own detector holds 64 locks per thread: it stops first. */
+	expect_child_fails(test, too_deep, NULL, "");
+#else
+	expect_child_fails(test, too_deep, NULL, "MAX_LOCK_DEPTH too low");
+#endif
+}
+
+static int return_holding_lock(void *unused)
+{
+	spin_lock(&lock_b);
+	return 0;
+}
+
+static void kthread_returns_holding(void *unused)
+{
+	kthread_stop(kthread_run(return_holding_lock, NULL, "leaves-lock"));
+}
+
+static void shim_kthread_returns_holding_lock_fails_test(struct kunit *test)
+{
+	expect_child_fails(test, kthread_returns_holding, NULL,
+			   "returning from a kthread with 1 lock(s) held");
+}
+
 static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_sleep_under_spinlock_fails_test),
 	KUNIT_CASE(shim_sleep_under_spinlock_expected),
@@ -559,6 +1181,26 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_semaphore_counts),
 	KUNIT_CASE(shim_completion_timeout),
 	KUNIT_CASE(shim_printk_log_captured),
+	KUNIT_CASE(shim_kthread_stop_unwoken_returns_eintr),
+	KUNIT_CASE(shim_destroyed_mutex_use_reported),
+	KUNIT_CASE(shim_destroy_held_mutex_fails_test),
+	KUNIT_CASE(shim_refcount_not_live_reported),
+	KUNIT_CASE(shim_refcount_dec_to_zero_reported),
+	KUNIT_CASE(shim_kref_on_freed_object_fails_test),
+	KUNIT_CASE(shim_blocking_op_not_running_reported),
+	KUNIT_CASE(shim_sleep_protocol_not_reported),
+	/* canaries: README's table row by row, then the unlisted reports */
+	KUNIT_CASE(shim_sleep_in_atomic_every_entry_reported),
+	KUNIT_CASE(shim_unlock_by_other_task_reported),
+	KUNIT_CASE(shim_warn_once_warns_every_time),
+	KUNIT_CASE(shim_bug_fails_test),
+	KUNIT_CASE(shim_list_add_corruption_reported),
+	KUNIT_CASE(shim_hung_task_every_sleep_reported),
+	KUNIT_CASE(shim_undelivered_irq_fails_test),
+	KUNIT_CASE(shim_misuse_reported),
+	KUNIT_CASE(shim_spinlock_lockup_fails_test),
+	KUNIT_CASE(shim_lock_depth_overflow_fails_test),
+	KUNIT_CASE(shim_kthread_returns_holding_lock_fails_test),
 	{}
 };
 
