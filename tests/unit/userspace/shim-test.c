@@ -831,6 +831,15 @@ static void shim_sleep_in_atomic_every_entry_reported(struct kunit *test)
 				local_irq_restore(flags);
 				break;
 			case 3:
+				/*
+				 * mutex_a was taken with interrupts on in
+				 * context 0: taking it in hardirq is also an
+				 * inconsistent lock usage, as for lockdep.
+				 */
+				if (op->fn == op_mutex_lock) {
+					shim_expect_report("inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W} usage: mutex_a");
+					want++;
+				}
 				local_irq_disable();
 				shim_raise_irq(run_op_in_irq, (void *)op);
 				local_irq_enable();	/* delivered here */
