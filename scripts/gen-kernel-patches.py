@@ -78,6 +78,7 @@ KUNIT_FILES = [
 	('tests/unit/klist-test-fixture.h', 'lib/klist-test-fixture.h', 'klist'),
 	('tests/unit/klist-test.c', 'lib/klist-test.c', 'klist'),
 	('tests/unit/klist-lessons-test.c', 'lib/klist-lessons-test.c', 'klist'),
+	('tests/unit/klist-hardirq-test.c', 'lib/klist-hardirq-test.c', 'klist'),
 	('tests/qemu/klist-kthread-test.c', 'lib/klist-kthread-test.c', 'klist'),
 	('tests/qemu/klist-platform-test.c', 'lib/klist-platform-test.c', 'klist'),
 	('tests/unit/ddm-test-fixture.h', 'lib/ddm-test-fixture.h', 'ddm'),

@@ -27,6 +27,7 @@ int shim_test_end(void)
 	int problems = 0;
 
 	problems += shim_locks_check_task(current, "test case returned");
+	problems += shim_hrtimers_check_and_reset();
 	problems += shim_kthreads_check_and_reset();
 	problems += shim_alloc_check_and_reset();
 	problems += shim_report_unmet_expectations();

@@ -52,6 +52,9 @@ void shim_log_held_locks(struct task_struct *p);
 int shim_alloc_check_and_reset(void);
 void shim_alloc_begin(void);
 
+/* hrtimer.c */
+int shim_hrtimers_check_and_reset(void);
+
 /* guard.c: the guarded allocator under alloc.c */
 enum { SHIM_GUARD_NOT_OURS, SHIM_GUARD_FREED, SHIM_GUARD_REPORTED };
 /* Should a block of @size get guarded pages?  Counts the samples. */
