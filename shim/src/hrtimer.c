@@ -282,9 +282,10 @@ int hrtimer_try_to_cancel(struct hrtimer *timer)
 	if (!check_timer(timer, "hrtimer_try_to_cancel"))
 		return 0;
 	pthread_mutex_lock(&base.lock);
+	i = find(timer);
 	if (base.running == timer) {
 		ret = -1;
-	} else if ((i = find(timer)) >= 0) {
+	} else if (i >= 0) {
 		dequeue(i);
 		pthread_cond_signal(&base.wake);
 		ret = 1;
