@@ -229,7 +229,17 @@ static void klist_release(struct kref *kref)
 		 * the remover can see woken.
 		 */
 		smp_store_release(&waiter->woken, 1);
-		/* @p cannot exit before we unlock: it still has to run. */
+		/*
+		 * Now the remover may return, and its task exit, without
+		 * ever sleeping: it polls woken.  We hold no reference on
+		 * @p; RCU keeps it.  k_lock and klist_remove_lock make this
+		 * an RCU read-side section (interrupts off, or the
+		 * rcu_read_lock() of a PREEMPT_RT spinlock) that began
+		 * before the store, so before the task could exit, and a
+		 * task_struct is freed only a grace period after its
+		 * release_task().  If @p is running or in a later sleep,
+		 * the wake-up is spurious, which every sleeper tolerates.
+		 */
 		wake_up_process(p);
 	}
 	spin_unlock(&klist_remove_lock);
@@ -376,9 +386,11 @@ EXPORT_SYMBOL_GPL(klist_node_attached);
  * @n: node to start with.
  *
  * The walk starts after @n and holds a reference on it meanwhile (K1).
- * If @n has been deleted already (or is NULL) the walk starts at the
- * head.  Unlike 6.1, that includes a node deleted but still linked,
- * which 6.1 would start after; see K1 in docs/lessons.md.
+ * That holds for a node deleted but still linked because another walk
+ * stands on it, as in 6.1: its links are valid while it is counted, and
+ * a loop that resumes after the last node it returned must not start
+ * over.  If @n is NULL or already unlinked (its count is zero), the
+ * walk starts at the head.
  */
 void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 			  struct klist_node *n)
@@ -390,8 +402,12 @@ void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 	if (WARN(knode_klist(n) && knode_klist(n) != k,
 		 "klist: walk of %p starts from a node of another list\n", k))
 		return;
-	/* K1: the walk's own reference, which its first step drops. */
-	if (!knode_dead(n) && kref_get_unless_zero(&n->n_ref))
+	/*
+	 * K1: the walk's own reference, which its first step drops; taken
+	 * whenever @n is still counted, dead or not.  A count of zero means
+	 * the release has unlinked @n, or is about to under k_lock.
+	 */
+	if (kref_get_unless_zero(&n->n_ref))
 		i->i_cur = n;
 }
 EXPORT_SYMBOL_GPL(klist_iter_init_node);

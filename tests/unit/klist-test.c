@@ -319,25 +319,50 @@ static void klist_test_walk_from_released_node(struct kunit *test)
 }
 
 /*
- * Pins what lib/klist.c does today, which is not what 6.1 does: 6.1 (and
- * the corrected rule of lesson K1, docs/lessons.md) starts after a node
- * that is deleted but still linked.  Changing that is a code change of
- * its own; this case changes with it.
+ * K1 (docs/lessons.md), corrected to follow 6.1: a walk started from a
+ * node that was deleted but is still linked, because another walk holds
+ * it, takes its own reference on it and continues after it, both ways.
+ * It must not restart at the head: loops of the bus_find_device(start)
+ * kind resume after the last node they returned and would see the
+ * nodes before it again.  Only a node already unlinked (count zero)
+ * starts the walk at the head; klist_test_walk_from_released_node.
  */
 static void klist_test_walk_from_dead_held_node(struct kunit *test)
 {
 	struct kt_list *l = kt_filled(test, 3);
-	struct klist_iter hold;
+	struct klist_node *dead = &l->nodes[1].kn;
+	struct klist_iter hold, iter;
 	int ids[NODES], n;
 
 	klist_iter_init_node(&l->k, &hold, &l->nodes[0].kn);
 	KUNIT_ASSERT_EQ(test, kt_id(klist_next(&hold)), 1);
-	klist_del(&l->nodes[1].kn);
-	/* Deleted but still linked: not live, so the walk starts at the head. */
-	n = kt_walk(&l->k, &l->nodes[1].kn, true, ids, NODES);
-	KUNIT_EXPECT_EQ(test, n, 2);
+	klist_del(dead);
+	/* Dead, but linked: the holder's count is the only one left. */
+	KUNIT_ASSERT_TRUE(test, klist_node_attached(dead));
+	KUNIT_ASSERT_EQ(test, kref_read(&dead->n_ref), 1U);
+
+	/* The walk's own reference on the start node, dropped by its step. */
+	klist_iter_init_node(&l->k, &iter, dead);
+	KUNIT_EXPECT_PTR_EQ(test, iter.i_cur, dead);
+	KUNIT_EXPECT_EQ(test, kref_read(&dead->n_ref), 2U);
+	KUNIT_EXPECT_EQ(test, kt_id(klist_next(&iter)), 2);
+	KUNIT_EXPECT_EQ(test, kref_read(&dead->n_ref), 1U);
+	KUNIT_EXPECT_NULL(test, klist_next(&iter));
+	klist_iter_exit(&iter);
+
+	n = kt_walk(&l->k, dead, true, ids, NODES);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	KUNIT_EXPECT_EQ(test, ids[0], 2);
+	n = kt_walk(&l->k, dead, false, ids, NODES);
+	KUNIT_EXPECT_EQ(test, n, 1);
 	KUNIT_EXPECT_EQ(test, ids[0], 0);
+
+	/* None of those walks released it: the holder's exit does. */
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(dead));
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 0);
 	klist_iter_exit(&hold);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(dead));
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->puts), 1);
 	klist_del(&l->nodes[0].kn);
 	klist_del(&l->nodes[2].kn);
 }
