@@ -116,7 +116,8 @@ EXPORT_SYMBOL_GPL(ddm_bus_unregister);
  *
  * The device holds one reference afterwards, dropped by ddm_put_device().
  * A driver set in @dev->driver after this is bound without a probe by
- * ddm_device_add().
+ * ddm_device_add(); if that bind fails, ddm_device_add() clears
+ * @dev->driver and still succeeds (D6).
  */
 void ddm_device_initialize(struct ddm_device *dev)
 {

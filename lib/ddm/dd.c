@@ -9,7 +9,8 @@
  *  - dev->driver is read and changed only under the device lock, and an
  *    unbind re-checks it there (D3);
  *  - a probe of a bound device fails with -EBUSY (D4);
- *  - driver_detach never unbinds a device its own walk stands on (D1).
+ *  - driver_detach never unbinds a device its own walk stands on (D1);
+ *  - a preset driver whose bind fails does not stay in dev->driver (D6).
  * And for listeners: a device's `driver` link exists before its "bind"
  * event and is removed after its "unbind" event.
  */
@@ -150,6 +151,18 @@ int ddm_driver_probe_device(struct ddm_driver *drv, struct ddm_device *dev)
 }
 EXPORT_SYMBOL_GPL(ddm_driver_probe_device);
 
+/*
+ * Bind @dev to the driver preset in dev->driver, which must be registered.
+ * Called with the device lock held.
+ */
+static int ddm_device_bind_preset(struct ddm_device *dev)
+{
+	lockdep_assert_held(&dev->mutex);
+	if (!klist_node_attached(&dev->driver->knode_bus))
+		return -ENODEV;
+	return ddm_device_bind_driver(dev);
+}
+
 static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
 {
 	struct ddm_device *dev = data;
@@ -166,7 +179,10 @@ static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
  *
  * Walks the bus's drivers in registration order under the device lock
  * and binds to the first that matches and probes successfully.  If
- * @dev->driver was set beforehand, binds to it without probing.
+ * @dev->driver was set beforehand, binds to it without probing; if that
+ * fails (the driver is not registered, or out of memory), clears
+ * @dev->driver, as 6.1's __device_attach() does, and tries no other
+ * driver (D6).
  *
  * Return: 1 if @dev is bound, 0 if no driver took it, -ENODEV if @dev is
  * not registered.
@@ -182,8 +198,21 @@ int ddm_device_attach(struct ddm_device *dev)
 		ret = -ENODEV;
 	} else if (dev->driver) {
 		ret = 1;
-		if (!ddm_device_is_bound(dev))
-			ret = ddm_device_bind_driver(dev) ? 0 : 1;
+		if (!ddm_device_is_bound(dev)) {
+			ret = ddm_device_bind_preset(dev);
+			if (ret) {
+				/*
+				 * D6: a driver that is not bound is not left
+				 * behind, or every later probe is -EBUSY and
+				 * the unbind calls its ->remove.
+				 */
+				pr_warn("ddm: device %s left unbound: bind of its preset driver failed with error %d\n",
+					dev->name, ret);
+				dev->driver = NULL;
+				dev->driver_data = NULL;
+			}
+			ret = !ret;
+		}
 	} else {
 		ret = ddm_bus_for_each_drv(dev->bus, NULL, dev,
 					   ddm_device_attach_driver);

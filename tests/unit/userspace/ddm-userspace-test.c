@@ -683,6 +683,96 @@ static void ddm_probe_fails_reported(struct kunit *test)
 	fx_teardown(test, c, 2);
 }
 
+/* --- D6: a failed preset bind, by allocation failure ---------------------- */
+
+/*
+ * D6, the preset driver that stayed after its bind failed (the lesson's
+ * story is in ddm-lessons-test.c, with its "not registered" form).  Here
+ * the form the kernel cannot force: the preset driver is registered, and
+ * an allocation on the bind path (the `driver` link) fails.  Every
+ * allocation of ddm_device_register() fails in turn (the kernel's
+ * fail-nth).  Whenever the add succeeds with the device unbound, its
+ * `driver` must be clear: the preset driver is unregistered and freed
+ * at once, another driver must then be able to probe the device, and
+ * unregistering the device must read nothing of the freed driver (the
+ * guarded allocator reports such a read at the access).
+ *
+ * tests/defects/ddm/D6-failed-preset-bind-keeps-driver.patch leaves
+ * dev->driver set: the probe gets -EBUSY and the unregister reads the
+ * freed driver.
+ */
+static struct fx_drv *du_drv_alloc(struct kunit *test, struct fx_ctx *c,
+				   const char *name, unsigned long mask)
+{
+	struct fx_drv *tmpl = fx_drv_new(test, c, name, mask);
+	struct fx_drv *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	*d = *tmpl;
+	return d;
+}
+
+static void ddm_d6_preset_bind_alloc_failure_clears_driver(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", FX_ID(0));
+	unsigned int n, failed_binds = 0, devs = 0;
+	bool injected = true;
+	struct fx_drv *a;
+	struct fx_dev *d;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	for (n = 1; injected && n < 100; n++) {
+		a = du_drv_alloc(test, c, "fx-a", 0);
+		KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+		d = fx_dev_new(test, c, 0);
+		devs++;
+		ddm_device_initialize(&d->dev);
+		d->dev.driver = &a->drv;
+		shim_fail_nth(n);
+		ret = ddm_device_add(&d->dev);
+		injected = !shim_fail_nth_left();
+		shim_fail_nth(0);
+		if (ret) {
+			/* Not added: the caller's preset stays; nothing bound. */
+			KUNIT_EXPECT_TRUE(test, injected);
+			KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&d->dev));
+			ddm_put_device(&d->dev);
+			ddm_driver_unregister(&a->drv);
+			kfree(a);
+			continue;
+		}
+		if (ddm_device_is_bound(&d->dev)) {
+			KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+			ddm_device_unregister(&d->dev);
+			KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+			ddm_driver_unregister(&a->drv);
+			kfree(a);
+			continue;
+		}
+		failed_binds++;
+		KUNIT_EXPECT_TRUE(test, injected);
+		KUNIT_EXPECT_NULL_MSG(test, d->dev.driver,
+				      "a failed preset bind (fail-nth %u) kept dev->driver",
+				      n);
+		ddm_driver_unregister(&a->drv);
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 0);
+		kfree(a);
+		/* A later probe works... */
+		KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &d->dev), 0);
+		KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &b->drv);
+		/* ...and the unregister reads nothing of a. */
+		ddm_device_unregister(&d->dev);
+	}
+	KUNIT_EXPECT_FALSE(test, injected);
+	KUNIT_EXPECT_GE(test, failed_binds, 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), (int)failed_binds);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), (int)failed_binds);
+	ddm_driver_unregister(&b->drv);
+	fx_teardown(test, c, devs);
+}
+
 static struct kunit_case ddm_userspace_test_cases[] = {
 	KUNIT_CASE(ddm_d2_driver_registers_in_device_attach_window),
 	KUNIT_CASE(ddm_d2_device_added_in_driver_attach_window),
@@ -691,6 +781,7 @@ static struct kunit_case ddm_userspace_test_cases[] = {
 	KUNIT_CASE(ddm_race_walks_while_devices_come_and_go),
 	KUNIT_CASE(ddm_probe_sleeps),
 	KUNIT_CASE(ddm_probe_fails_reported),
+	KUNIT_CASE(ddm_d6_preset_bind_alloc_failure_clears_driver),
 	{}
 };
 
