@@ -116,7 +116,8 @@ EXPORT_SYMBOL_GPL(ddm_bus_unregister);
  *
  * The device holds one reference afterwards, dropped by ddm_put_device().
  * A driver set in @dev->driver after this is bound without a probe by
- * ddm_device_add().
+ * ddm_device_add(); if that bind fails, ddm_device_add() clears
+ * @dev->driver and still succeeds (D6).
  */
 void ddm_device_initialize(struct ddm_device *dev)
 {
@@ -378,7 +379,9 @@ EXPORT_SYMBOL_GPL(ddm_driver_register);
  * it (a device probing it, say) to move on: after that no new device can
  * bind to it, and ddm_driver_detach() unbinds the ones that did.
  * Its "remove" event comes after the "unbind" events.  May sleep.  On
- * return nothing refers to @drv any more.
+ * return nothing refers to @drv any more: the binds that could still
+ * add a device to its list, a probe's or a preset driver's (D7), run
+ * from walks that stand on its bus node, which klist_remove() waits for.
  */
 void ddm_driver_unregister(struct ddm_driver *drv)
 {

@@ -9,7 +9,9 @@
  *  - dev->driver is read and changed only under the device lock, and an
  *    unbind re-checks it there (D3);
  *  - a probe of a bound device fails with -EBUSY (D4);
- *  - driver_detach never unbinds a device its own walk stands on (D1).
+ *  - driver_detach never unbinds a device its own walk stands on (D1);
+ *  - a preset driver whose bind fails does not stay in dev->driver (D6),
+ *    and is pinned by a walk of the bus's drivers for the bind (D7).
  * And for listeners: a device's `driver` link exists before its "bind"
  * event and is removed after its "unbind" event.
  */
@@ -57,6 +59,8 @@ static int ddm_driver_bound(struct ddm_device *dev)
  * For a driver that claims a device without probing it (as a USB driver
  * claims a second interface): set @dev->driver, then call this, both
  * under ddm_device_lock().  ->probe is not called; ->remove will be.
+ * The caller keeps @dev->driver registered meanwhile, as a driver does
+ * from its own ->probe (D7).
  *
  * Return: 0, -EINVAL if @dev->driver is not set or @dev is not
  * registered, -EBUSY if @dev is bound already, -ENOMEM.
@@ -150,6 +154,41 @@ int ddm_driver_probe_device(struct ddm_driver *drv, struct ddm_device *dev)
 }
 EXPORT_SYMBOL_GPL(ddm_driver_probe_device);
 
+static int ddm_device_bind_preset_drv(struct ddm_driver *drv, void *data)
+{
+	struct ddm_device *dev = data;
+	int ret;
+
+	if (drv != dev->driver)
+		return 0;
+	ret = ddm_device_bind_driver(dev);
+	return ret ? ret : 1;
+}
+
+/*
+ * Bind @dev to the driver preset in dev->driver, if it is registered on
+ * @dev's bus.  Called with the device lock held.
+ *
+ * D7: the bind runs from a walk of the bus's drivers that stands on the
+ * driver's node, as a probe does, which pins it: ddm_driver_unregister()
+ * takes the node off with klist_remove(), which waits for this walk to
+ * step off.  So either the walk no longer finds the driver, or the
+ * device is on the driver's list before ddm_driver_detach() walks it.
+ * A check of klist_node_attached() alone pins nothing: an unregister
+ * could run to its end between the check and the bind.
+ */
+static int ddm_device_bind_preset(struct ddm_device *dev)
+{
+	int ret;
+
+	lockdep_assert_held(&dev->mutex);
+	ret = ddm_bus_for_each_drv(dev->bus, NULL, dev,
+				   ddm_device_bind_preset_drv);
+	if (ret == 1)
+		return 0;
+	return ret ? ret : -ENODEV;
+}
+
 static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
 {
 	struct ddm_device *dev = data;
@@ -166,7 +205,11 @@ static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
  *
  * Walks the bus's drivers in registration order under the device lock
  * and binds to the first that matches and probes successfully.  If
- * @dev->driver was set beforehand, binds to it without probing.
+ * @dev->driver was set beforehand, binds to it without probing, pinning
+ * it as a probe pins its driver (D7); if that fails (the driver is not
+ * registered on @dev's bus, or out of memory), clears
+ * @dev->driver, as 6.1's __device_attach() does, and tries no other
+ * driver (D6).
  *
  * Return: 1 if @dev is bound, 0 if no driver took it, -ENODEV if @dev is
  * not registered.
@@ -182,8 +225,21 @@ int ddm_device_attach(struct ddm_device *dev)
 		ret = -ENODEV;
 	} else if (dev->driver) {
 		ret = 1;
-		if (!ddm_device_is_bound(dev))
-			ret = ddm_device_bind_driver(dev) ? 0 : 1;
+		if (!ddm_device_is_bound(dev)) {
+			ret = ddm_device_bind_preset(dev);
+			if (ret) {
+				/*
+				 * D6: a driver that is not bound is not left
+				 * behind, or every later probe is -EBUSY and
+				 * the unbind calls its ->remove.
+				 */
+				pr_warn("ddm: device %s left unbound: bind of its preset driver failed with error %d\n",
+					dev->name, ret);
+				dev->driver = NULL;
+				dev->driver_data = NULL;
+			}
+			ret = !ret;
+		}
 	} else {
 		ret = ddm_bus_for_each_drv(dev->bus, NULL, dev,
 					   ddm_device_attach_driver);

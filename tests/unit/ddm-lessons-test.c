@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One or more regression tests per lesson D1-D5 of the driver-model
+ * One or more regression tests per lesson D1-D6 of the driver-model
  * locking history (see the project's design notes), each named after
  * its lesson and failing when the lesson is undone in lib/ddm/ (the
  * patch tests/defects/ddm/Dn-*.patch undoes it, and ctest checks that
@@ -498,6 +498,116 @@ static void ddm_d5_null_bus_or_driver_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dl_called, 0);
 }
 
+/* --- D6 ---------------------------------------------------------------- */
+
+/*
+ * D6, the preset driver that stayed after its bind failed.
+ *
+ * A device may come to ddm_device_add() with `driver` already set, to be
+ * bound to it without a probe.  If that bind fails (the driver is not
+ * registered, or an allocation on the bind path fails), the add still
+ * succeeds, as device_add() does: not finding a driver is not an error.
+ * ddm used to leave `driver` pointing at the driver anyway.  What
+ * followed: every later probe of the device found `driver` set and
+ * returned -EBUSY, so no driver could ever take it; unregistering the
+ * device ran the driver's ->remove for a device it never bound and told
+ * listeners "unbind" with no "bind" before it; and once the driver had
+ * been unregistered and freed, unregistering the device read the freed
+ * driver.
+ *
+ * The rule, 6.1's __device_attach(): when the bind of a preset driver
+ * fails, dev->driver is cleared under the device lock, and the add
+ * returns success with the device unbound.
+ *
+ * tests/defects/ddm/D6-failed-preset-bind-keeps-driver.patch leaves
+ * dev->driver set.  This test takes the "not registered" form: the
+ * device's preset driver was never registered, another driver that
+ * matches it registers later and must get it, and the preset driver's
+ * memory is freed before the device goes, so any read of it afterwards
+ * is a use-after-free (reported at once by the userspace shim's guarded
+ * allocator).  The allocation-failure form is in the userspace suite
+ * (ddm_d6_preset_bind_alloc_failure_clears_driver).
+ */
+
+/* Drain @l, counting the events of @obj by action. */
+static void dl_count_events(struct ddm_listener *l, struct ddm_object *obj,
+			    unsigned int counts[DDM_UEVENT_NR])
+{
+	struct ddm_uevent *ev;
+
+	while (!IS_ERR_OR_NULL(ev = ddm_listener_poll(l))) {
+		if (ev->obj == obj && ev->action < DDM_UEVENT_NR)
+			counts[ev->action]++;
+		ddm_uevent_free(ev);
+	}
+}
+
+static void ddm_d6_failed_preset_bind_clears_driver(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *tmpl = fx_drv_new(test, c, "fx-a", 0);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", FX_ID(0));
+	unsigned int counts[DDM_UEVENT_NR] = { };
+	struct ddm_listener *l;
+	struct ddm_object *obj;
+	struct fx_drv *a;
+	struct fx_dev *d;
+
+	/* No assertions from here on: the listener must be unsubscribed. */
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	/* a is freed before the device goes: kzalloc(), not kunit memory. */
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	d = fx_dev_alloc(c, 0);
+	if (!l || !a || !d) {
+		kfree(a);
+		kfree(d);
+		KUNIT_FAIL(test, "out of memory");
+		return;
+	}
+	*a = *tmpl;
+	ddm_listener_init(l, "dl-d6");
+	KUNIT_EXPECT_EQ(test, ddm_listener_subscribe(l), 0);
+
+	ddm_device_initialize(&d->dev);
+	d->dev.driver = &a->drv;	/* never registered */
+	if (ddm_device_add(&d->dev)) {
+		KUNIT_FAIL(test, "ddm_device_add() failed");
+		ddm_put_device(&d->dev);
+		ddm_listener_unsubscribe(l);
+		ddm_listener_flush(l);
+		kfree(a);
+		return;
+	}
+	KUNIT_EXPECT_NULL_MSG(test, d->dev.driver,
+			      "a failed preset bind kept dev->driver");
+	KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&d->dev));
+	obj = ddm_object_get(d->dev.obj);
+	/* Nothing may refer to a any more. */
+	kfree(a);
+
+	/* A later probe works: b registers and takes the device. */
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&b->drv), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), 1);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &b->drv);
+	KUNIT_EXPECT_EQ(test, fx_bound(b), 1);
+
+	/* Unregistering reads nothing of a; b's ->remove runs, once. */
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&b->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 1);
+
+	/* Listeners saw add, bind, unbind, remove: no unbind without bind. */
+	ddm_listener_unsubscribe(l);
+	dl_count_events(l, obj, counts);
+	ddm_listener_flush(l);
+	ddm_object_put(obj);
+	KUNIT_EXPECT_EQ(test, counts[DDM_UEVENT_ADD], 1U);
+	KUNIT_EXPECT_EQ(test, counts[DDM_UEVENT_BIND], 1U);
+	KUNIT_EXPECT_EQ(test, counts[DDM_UEVENT_UNBIND], 1U);
+	KUNIT_EXPECT_EQ(test, counts[DDM_UEVENT_REMOVE], 1U);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_lessons_test_cases[] = {
 	KUNIT_CASE(ddm_d1_driver_unregister_detaches_all),
 	KUNIT_CASE(ddm_d1_detach_waits_for_walker),
@@ -507,6 +617,7 @@ static struct kunit_case ddm_lessons_test_cases[] = {
 	KUNIT_CASE(ddm_d4_probe_of_bound_device_is_busy),
 	KUNIT_CASE(ddm_d4_driver_attach_skips_bound_devices),
 	KUNIT_CASE(ddm_d5_null_bus_or_driver_einval),
+	KUNIT_CASE(ddm_d6_failed_preset_bind_clears_driver),
 	{}
 };
 

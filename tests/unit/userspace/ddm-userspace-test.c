@@ -683,6 +683,210 @@ static void ddm_probe_fails_reported(struct kunit *test)
 	fx_teardown(test, c, 2);
 }
 
+/* --- D6: a failed preset bind, by allocation failure ---------------------- */
+
+/*
+ * D6, the preset driver that stayed after its bind failed (the lesson's
+ * story is in ddm-lessons-test.c, with its "not registered" form).  Here
+ * the form the kernel cannot force: the preset driver is registered, and
+ * an allocation on the bind path (the `driver` link) fails.  Every
+ * allocation of ddm_device_register() fails in turn (the kernel's
+ * fail-nth).  Whenever the add succeeds with the device unbound, its
+ * `driver` must be clear: the preset driver is unregistered and freed
+ * at once, another driver must then be able to probe the device, and
+ * unregistering the device must read nothing of the freed driver (the
+ * guarded allocator reports such a read at the access).
+ *
+ * tests/defects/ddm/D6-failed-preset-bind-keeps-driver.patch leaves
+ * dev->driver set: the probe gets -EBUSY and the unregister reads the
+ * freed driver.
+ */
+static struct fx_drv *du_drv_alloc(struct kunit *test, struct fx_ctx *c,
+				   const char *name, unsigned long mask)
+{
+	struct fx_drv *tmpl = fx_drv_new(test, c, name, mask);
+	struct fx_drv *d = kzalloc(sizeof(*d), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	*d = *tmpl;
+	return d;
+}
+
+static void ddm_d6_preset_bind_alloc_failure_clears_driver(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *b = fx_drv_new(test, c, "fx-b", FX_ID(0));
+	unsigned int n, failed_binds = 0, devs = 0;
+	bool injected = true;
+	struct fx_drv *a;
+	struct fx_dev *d;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&b->drv), 0);
+	for (n = 1; injected && n < 100; n++) {
+		a = du_drv_alloc(test, c, "fx-a", 0);
+		KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
+		d = fx_dev_new(test, c, 0);
+		devs++;
+		ddm_device_initialize(&d->dev);
+		d->dev.driver = &a->drv;
+		shim_fail_nth(n);
+		ret = ddm_device_add(&d->dev);
+		injected = !shim_fail_nth_left();
+		shim_fail_nth(0);
+		if (ret) {
+			/* Not added: the caller's preset stays; nothing bound. */
+			KUNIT_EXPECT_TRUE(test, injected);
+			KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&d->dev));
+			ddm_put_device(&d->dev);
+			ddm_driver_unregister(&a->drv);
+			kfree(a);
+			continue;
+		}
+		if (ddm_device_is_bound(&d->dev)) {
+			KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+			ddm_device_unregister(&d->dev);
+			KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+			ddm_driver_unregister(&a->drv);
+			kfree(a);
+			continue;
+		}
+		failed_binds++;
+		KUNIT_EXPECT_TRUE(test, injected);
+		KUNIT_EXPECT_NULL_MSG(test, d->dev.driver,
+				      "a failed preset bind (fail-nth %u) kept dev->driver",
+				      n);
+		ddm_driver_unregister(&a->drv);
+		KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 0);
+		kfree(a);
+		/* A later probe works... */
+		KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &d->dev), 0);
+		KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &b->drv);
+		/* ...and the unregister reads nothing of a. */
+		ddm_device_unregister(&d->dev);
+	}
+	KUNIT_EXPECT_FALSE(test, injected);
+	KUNIT_EXPECT_GE(test, failed_binds, 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->probes), (int)failed_binds);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), (int)failed_binds);
+	ddm_driver_unregister(&b->drv);
+	fx_teardown(test, c, devs);
+}
+
+/* --- D7: the preset driver unregistered under the bind ---------------------- */
+
+/*
+ * D7, the preset driver nobody pinned.
+ *
+ * ddm_device_add() binds a device whose `driver` is preset without a
+ * probe.  It used to check, under the device lock, that the driver was
+ * registered (its node attached to the bus's driver list), and then bind:
+ * make the `driver` link to the driver's object and join the driver's
+ * device list.  But ddm_driver_unregister() does not take the device
+ * lock: it takes the driver off the bus list, detaches the devices on
+ * the driver's list, and returns, after which the driver's owner may
+ * free it.  An unregister that runs to completion between the check and
+ * the klist_add_tail() finds the driver's list empty, and the bind then
+ * links and lists the device into a freed driver: a use-after-free, and
+ * a device bound to a driver that "on return" nothing referred to.
+ *
+ * The rule: the preset driver is pinned for the bind the way the probe
+ * path pins the drivers it tries: the bind runs from a walk of the bus's
+ * driver list that stands on the driver's node.  ddm_driver_unregister()
+ * takes that node off with klist_remove(), which waits for the walk to
+ * step off; so either the walk no longer finds the driver (the bind
+ * fails, and D6 clears `driver`), or the device is on the driver's list
+ * before the detach walks it, and the detach unbinds it.
+ *
+ * The window is forced: right after the first object lock the bind
+ * releases with the device lock held (in the `driver` link), a kthread
+ * unregisters the driver and frees it, and the bind waits up to 500 ms
+ * for that to finish before it goes on.
+ *
+ * tests/defects/ddm/D7-preset-driver-not-pinned.patch puts the unpinned
+ * check back: the unregister finishes inside the window and the bind
+ * goes on into the freed driver (a KFENCE use-after-free report).
+ */
+struct du_d7 {
+	struct ddm_device *dev;		/* the device being added */
+	struct fx_drv *drv;		/* its preset driver, freed by the kthread */
+	struct completion go, done;
+	atomic_t fired, unregistered;
+	int removes;			/* the driver's ->remove count, at its end */
+	bool done_in_window;		/* the unregister finished in the window */
+};
+
+static void du_d7_hook(void *data)
+{
+	struct du_d7 *w = data;
+	long end;
+
+	/* Only inside the bind: the device lock is held. */
+	if (!mutex_is_locked(&w->dev->mutex)) {
+		shim_on_unlock("&obj->lock", du_d7_hook, w);
+		return;
+	}
+	atomic_set(&w->fired, 1);
+	complete(&w->go);
+	end = shim_now_ms() + 500;
+	while (!atomic_read(&w->unregistered) && shim_now_ms() < end)
+		sched_yield();
+	w->done_in_window = atomic_read(&w->unregistered);
+}
+
+static int du_d7_thread(void *data)
+{
+	struct du_d7 *w = data;
+
+	if (fx_wait_or_stop(&w->go)) {
+		ddm_driver_unregister(&w->drv->drv);
+		w->removes = atomic_read(&w->drv->removes);
+		/* As a module's exit: nothing refers to it, so it goes. */
+		kfree(w->drv);
+		atomic_set(&w->unregistered, 1);
+		complete(&w->done);
+	}
+	fx_park();
+	return 0;
+}
+
+static void ddm_d7_preset_driver_unregistered_in_bind(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct du_d7 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+	struct task_struct *t;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	init_completion(&w->go);
+	init_completion(&w->done);
+	w->drv = du_drv_alloc(test, c, "fx-a", 0);
+	w->dev = &d->dev;
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&w->drv->drv), 0);
+	t = kthread_run(du_d7_thread, w, "du-d7");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+
+	ddm_device_initialize(&d->dev);
+	d->dev.driver = &w->drv->drv;
+	shim_on_unlock("&obj->lock", du_d7_hook, w);
+	ret = ddm_device_add(&d->dev);
+	shim_on_unlock(NULL, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w->fired), 1);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->done,
+				msecs_to_jiffies(2000)), 0UL);
+	kthread_stop(t);
+	/* The unregister waited for the bind, then undid it. */
+	KUNIT_EXPECT_FALSE_MSG(test, w->done_in_window,
+			       "the preset driver was unregistered during its bind");
+	KUNIT_EXPECT_EQ(test, w->removes, 1);
+	KUNIT_EXPECT_NULL(test, d->dev.driver);
+	KUNIT_EXPECT_FALSE(test, ddm_device_is_bound(&d->dev));
+	ddm_device_unregister(&d->dev);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_userspace_test_cases[] = {
 	KUNIT_CASE(ddm_d2_driver_registers_in_device_attach_window),
 	KUNIT_CASE(ddm_d2_device_added_in_driver_attach_window),
@@ -691,6 +895,8 @@ static struct kunit_case ddm_userspace_test_cases[] = {
 	KUNIT_CASE(ddm_race_walks_while_devices_come_and_go),
 	KUNIT_CASE(ddm_probe_sleeps),
 	KUNIT_CASE(ddm_probe_fails_reported),
+	KUNIT_CASE(ddm_d6_preset_bind_alloc_failure_clears_driver),
+	KUNIT_CASE(ddm_d7_preset_driver_unregistered_in_bind),
 	{}
 };
 
