@@ -19,6 +19,8 @@
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
+#include "shim-child.h"
+
 struct ht_ctx {
 	struct hrtimer timer;
 	struct completion done;
@@ -169,18 +171,6 @@ static void shim_hrtimer_restart_and_cancel(struct kunit *test)
 }
 
 /* --- what the shim reports ---------------------------------------------- */
-
-/* Runs @fn in a child; true if it failed with @substring in the report. */
-static void child_fails_with(struct kunit *test, void (*fn)(void *),
-			     void *arg, const char *substring)
-{
-	char title[600];
-	int failed = shim_run_in_child(fn, arg, title, sizeof(title));
-
-	KUNIT_EXPECT_EQ_MSG(test, failed, 1, "child passed, wanted \"%s\"", substring);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, substring) != NULL,
-			      "report was \"%s\", wanted \"%s\"", title, substring);
-}
 
 static enum hrtimer_restart ht_sleeps(struct hrtimer *t)
 {

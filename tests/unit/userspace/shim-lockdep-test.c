@@ -20,6 +20,8 @@
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
+#include "shim-child.h"
+
 static DEFINE_SPINLOCK(irq_lock);	/* the one the interrupt takes */
 static DEFINE_SPINLOCK(mid_lock);
 static DEFINE_SPINLOCK(unsafe_lock);	/* taken with interrupts on */
@@ -51,19 +53,6 @@ static void nest_irqsave(spinlock_t *outer, spinlock_t *inner)
 	spin_lock(inner);
 	spin_unlock(inner);
 	spin_unlock_irqrestore(outer, flags);
-}
-
-/* Runs @fn in a child; true if it failed with @substring in the report. */
-static bool child_fails_with(struct kunit *test, void (*fn)(void *),
-			     void *arg, const char *substring)
-{
-	char title[600];
-	int failed = shim_run_in_child(fn, arg, title, sizeof(title));
-
-	KUNIT_EXPECT_EQ_MSG(test, failed, 1, "child passed, wanted \"%s\"", substring);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, substring) != NULL,
-			      "report was \"%s\", wanted \"%s\"", title, substring);
-	return failed && strstr(title, substring);
 }
 
 /* --- inconsistent lock state -------------------------------------------- */

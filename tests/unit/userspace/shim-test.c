@@ -25,21 +25,11 @@
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
+#include "shim-child.h"
+
 static DEFINE_SPINLOCK(lock_a);
 static DEFINE_SPINLOCK(lock_b);
 static DEFINE_MUTEX(mutex_a);
-
-/* Runs @fn in a child and expects it to fail with @substring in the report. */
-static void expect_child_fails(struct kunit *test, void (*fn)(void *), void *arg,
-			       const char *substring)
-{
-	char title[600];
-	int failed = shim_run_in_child(fn, arg, title, sizeof(title));
-
-	KUNIT_EXPECT_EQ_MSG(test, failed, 1, "child passed, wanted \"%s\"", substring);
-	KUNIT_EXPECT_TRUE_MSG(test, strstr(title, substring) != NULL,
-			      "report was \"%s\", wanted \"%s\"", title, substring);
-}
 
 static void sleep_under_spinlock(void *unused)
 {
@@ -50,9 +40,9 @@ static void sleep_under_spinlock(void *unused)
 
 static void shim_sleep_under_spinlock_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, sleep_under_spinlock, NULL,
+	child_fails_with(test, sleep_under_spinlock, NULL,
 			   "BUG: sleeping function called from invalid context at");
-	expect_child_fails(test, sleep_under_spinlock, NULL, "shim-test.c:");
+	child_fails_with(test, sleep_under_spinlock, NULL, "shim-test.c:");
 }
 
 static void shim_sleep_under_spinlock_expected(struct kunit *test)
@@ -145,7 +135,7 @@ static void lock_inversion(void *unused)
 
 static void shim_lock_order_inversion_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, lock_inversion, NULL,
+	child_fails_with(test, lock_inversion, NULL,
 			   "possible circular locking dependency detected: lock_b -> lock_a");
 }
 
@@ -265,9 +255,9 @@ static void shim_overflow_reported_at_kfree(struct kunit *test)
 {
 #ifdef __SANITIZE_ADDRESS__
 	/* The redzone is poisoned: ASan stops the child at the write. */
-	expect_child_fails(test, overflow_by_one, NULL, "");
+	child_fails_with(test, overflow_by_one, NULL, "");
 #else
-	expect_child_fails(test, overflow_by_one, NULL,
+	child_fails_with(test, overflow_by_one, NULL,
 			   "out-of-bounds write past a 8-byte block");
 #endif
 }
@@ -310,7 +300,7 @@ static void unexpected_warn(void *unused)
 
 static void shim_unexpected_warn_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, unexpected_warn, NULL, "WARNING: at ");
+	child_fails_with(test, unexpected_warn, NULL, "WARNING: at ");
 }
 
 static void shim_expected_warn_passes(struct kunit *test)
@@ -343,7 +333,7 @@ static void wait_forever(void *unused)
 
 static void shim_hung_task_reported_with_place(struct kunit *test)
 {
-	expect_child_fails(test, wait_forever, NULL,
+	child_fails_with(test, wait_forever, NULL,
 			   "blocked for more than 100 ms in wait_forever at");
 }
 
@@ -356,7 +346,7 @@ static void deadlock_mutex(void *unused)
 
 static void shim_mutex_self_deadlock_reported(struct kunit *test)
 {
-	expect_child_fails(test, deadlock_mutex, NULL, "mutex recursion");
+	child_fails_with(test, deadlock_mutex, NULL, "mutex recursion");
 }
 
 struct waker {
@@ -447,7 +437,7 @@ static void leave_lock_held(void *unused)
 
 static void shim_lock_held_at_end_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, leave_lock_held, NULL, "lock(s) held");
+	child_fails_with(test, leave_lock_held, NULL, "lock(s) held");
 }
 
 static int idle_fn(void *data)
@@ -599,7 +589,7 @@ static void destroy_held_mutex(void *unused)
 
 static void shim_destroy_held_mutex_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, destroy_held_mutex, NULL,
+	child_fails_with(test, destroy_held_mutex, NULL,
 			   "DEBUG_LOCKS_WARN_ON(mutex_is_locked(lock))");
 }
 
@@ -921,8 +911,8 @@ static void bug_expected(void *unused)
 /* README: BUG, and a BUG never returns even when expected. */
 static void shim_bug_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, bug_unexpected, NULL, "kernel BUG at");
-	expect_child_fails(test, bug_expected, NULL, "BUG never returns");
+	child_fails_with(test, bug_unexpected, NULL, "kernel BUG at");
+	child_fails_with(test, bug_expected, NULL, "BUG never returns");
 }
 
 /* README: list_add corruption (CONFIG_DEBUG_LIST). */
@@ -982,11 +972,11 @@ static void hang_in_mutex_lock(void *unused)
 /* README: hung task, for each way of sleeping (completions: above). */
 static void shim_hung_task_every_sleep_reported(struct kunit *test)
 {
-	expect_child_fails(test, hang_in_schedule, NULL,
+	child_fails_with(test, hang_in_schedule, NULL,
 			   "blocked for more than 100 ms in hang_in_schedule at");
-	expect_child_fails(test, hang_in_down, NULL,
+	child_fails_with(test, hang_in_down, NULL,
 			   "blocked for more than 100 ms in hang_in_down at");
-	expect_child_fails(test, hang_in_mutex_lock, NULL,
+	child_fails_with(test, hang_in_mutex_lock, NULL,
 			   "blocked for more than 100 ms in hang_in_mutex_lock at");
 }
 
@@ -1110,7 +1100,7 @@ static void spin_lockup(void *unused)
 /* A spinlock another task holds past the bound: a lockup, not a hang. */
 static void shim_spinlock_lockup_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, spin_lockup, NULL,
+	child_fails_with(test, spin_lockup, NULL,
 			   "spinlock lockup suspected: lock_b");
 }
 
@@ -1130,9 +1120,9 @@ static void shim_lock_depth_overflow_fails_test(struct kunit *test)
 {
 #ifdef __SANITIZE_THREAD__
 	/* TSan's own detector holds 64 locks per thread: it stops first. */
-	expect_child_fails(test, too_deep, NULL, "");
+	child_fails_with(test, too_deep, NULL, "");
 #else
-	expect_child_fails(test, too_deep, NULL, "MAX_LOCK_DEPTH too low");
+	child_fails_with(test, too_deep, NULL, "MAX_LOCK_DEPTH too low");
 #endif
 }
 
@@ -1149,7 +1139,7 @@ static void kthread_returns_holding(void *unused)
 
 static void shim_kthread_returns_holding_lock_fails_test(struct kunit *test)
 {
-	expect_child_fails(test, kthread_returns_holding, NULL,
+	child_fails_with(test, kthread_returns_holding, NULL,
 			   "returning from a kthread with 1 lock(s) held");
 }
 
