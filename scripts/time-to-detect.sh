@@ -79,7 +79,8 @@ build() {	# patch tool -> binary path
 	fi
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
-		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$top"/shim/src/*.c \
+		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$dir"/lib/ddm/*.c \
+		"$top"/shim/src/*.c \
 		-lpthread || { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 	echo "$dir/torture-$tool"
 }
