@@ -220,6 +220,20 @@ static void print_usage(int c, enum lock_usage_bit bit)
 		usage_str[bit], classes[c].name, s->file, s->line, s->comm);
 }
 
+/* Both places that find a HARDIRQ-safe class ordered before an unsafe one. */
+static void report_safe_unsafe(const char *file, int line, int safe,
+			       int unsafe, const char *where)
+{
+	shim_report(file, line,
+		    "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected: HARDIRQ-safe %s (in hardirq at %s:%d) is held while taking HARDIRQ-unsafe %s (interrupts on at %s:%d); found at %s",
+		    classes[safe].name,
+		    classes[safe].usage[USED_IN_HARDIRQ].file,
+		    classes[safe].usage[USED_IN_HARDIRQ].line,
+		    classes[unsafe].name,
+		    classes[unsafe].usage[ENABLED_HARDIRQ].file,
+		    classes[unsafe].usage[ENABLED_HARDIRQ].line, where);
+}
+
 /*
  * Class @c is used as @bit for the first time, at @file:@line (@how
  * says what the site did).  Check that against its other usage and
@@ -274,15 +288,11 @@ static void mark_usage(struct task_struct *p, int c, enum lock_usage_bit bit,
 		int safe = bit == USED_IN_HARDIRQ ? c : found;
 		int unsafe = bit == USED_IN_HARDIRQ ? found : c;
 
-		shim_report(file, line,
-			    "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected: HARDIRQ-safe %s (in hardirq at %s:%d) is held while taking HARDIRQ-unsafe %s (interrupts on at %s:%d); found at the new {%s} usage of %s",
-			    classes[safe].name,
-			    classes[safe].usage[USED_IN_HARDIRQ].file,
-			    classes[safe].usage[USED_IN_HARDIRQ].line,
-			    classes[unsafe].name,
-			    classes[unsafe].usage[ENABLED_HARDIRQ].file,
-			    classes[unsafe].usage[ENABLED_HARDIRQ].line,
-			    usage_str[bit], cl->name);
+		char where[160];
+
+		snprintf(where, sizeof(where), "the new {%s} usage of %s",
+			 usage_str[bit], cl->name);
+		report_safe_unsafe(file, line, safe, unsafe, where);
 	}
 }
 
@@ -355,16 +365,13 @@ static void check_edge(struct shim_held_lock *h, struct shim_lock *l, int b,
 		shim_report(file, line,
 			    "WARNING: possible circular locking dependency detected: %s -> %s at %s:%d inverts an existing order",
 			    h->name, classes[b].name, file, line);
-	else if (unsafe)
-		shim_report(file, line,
-			    "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected: HARDIRQ-safe %s (in hardirq at %s:%d) is held while taking HARDIRQ-unsafe %s (interrupts on at %s:%d); found at the new dependency %s -> %s at %s:%d",
-			    classes[safe].name,
-			    classes[safe].usage[USED_IN_HARDIRQ].file,
-			    classes[safe].usage[USED_IN_HARDIRQ].line,
-			    classes[unsafe].name,
-			    classes[unsafe].usage[ENABLED_HARDIRQ].file,
-			    classes[unsafe].usage[ENABLED_HARDIRQ].line,
-			    h->name, classes[b].name, file, line);
+	else if (unsafe) {
+		char where[256];
+
+		snprintf(where, sizeof(where), "the new dependency %s -> %s at %s:%d",
+			 h->name, classes[b].name, file, line);
+		report_safe_unsafe(file, line, safe, unsafe, where);
+	}
 }
 
 static void check_order(struct task_struct *p, struct shim_lock *l, int b,

@@ -31,6 +31,8 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "klist-test-fixture.h"
+
 #define KKT_WALKERS	2
 #define KKT_MUTATORS	2
 #define KKT_THREADS	(KKT_WALKERS + KKT_MUTATORS)
@@ -378,25 +380,6 @@ static int kkt_remover_fn(void *data)
 	return 0;
 }
 
-/*
- * Wait until @t sleeps in klist_remove(): a remover enters
- * TASK_UNINTERRUPTIBLE only there, after queueing its waiter and killing
- * the node (a new kthread's own sleep ends before kthread_run() returns).
- * Nothing signals "now asleep", so poll the state; the short sleep only
- * paces the poll.
- */
-static bool kkt_remover_waiting(struct task_struct *t)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(10000);
-
-	while (READ_ONCE(t->__state) != TASK_UNINTERRUPTIBLE) {
-		if (time_after(jiffies, end))
-			return false;
-		usleep_range(100, 200);
-	}
-	return true;
-}
-
 static void klist_kthread_two_removers(struct kunit *test)
 {
 	struct kkt_remover *r;
@@ -433,7 +416,7 @@ static void klist_kthread_two_removers(struct kunit *test)
 	}
 	/* both are waiting, and neither may return while the walk holds it */
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_TRUE(test, kkt_remover_waiting(task[i]));
+		KUNIT_EXPECT_TRUE(test, kfx_task_waiting(task[i]));
 		KUNIT_EXPECT_FALSE(test, completion_done(&r[i].done));
 	}
 	/* a new walk no longer sees it */

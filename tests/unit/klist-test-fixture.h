@@ -58,7 +58,8 @@ static inline void kfx_stop_remover(struct kfx_remover *r)
 }
 
 /*
- * Wait until @r's task sleeps in klist_remove().  These kthreads enter
+ * Wait until task @t (for a remover: @r's task) sleeps in klist_remove(),
+ * for a kthread that sleeps nowhere else.  These kthreads enter
  * TASK_UNINTERRUPTIBLE only there, once klist_remove() has queued their
  * waiter and killed the node (the sleep of a new kthread ends before
  * kthread_run() returns): from then on the remover is committed to wait
@@ -66,16 +67,21 @@ static inline void kfx_stop_remover(struct kfx_remover *r)
  * asleep", so this polls the task's state; the short sleep only paces
  * the poll, the state is the handshake.  False after 10 s.
  */
-static inline bool kfx_remover_waiting(struct kfx_remover *r)
+static inline bool kfx_task_waiting(struct task_struct *t)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(10000);
 
-	while (READ_ONCE(r->task->__state) != TASK_UNINTERRUPTIBLE) {
+	while (READ_ONCE(t->__state) != TASK_UNINTERRUPTIBLE) {
 		if (time_after(jiffies, end))
 			return false;
 		usleep_range(100, 200);
 	}
 	return true;
+}
+
+static inline bool kfx_remover_waiting(struct kfx_remover *r)
+{
+	return kfx_task_waiting(r->task);
 }
 
 #endif /* _KLIST_TEST_FIXTURE_H */

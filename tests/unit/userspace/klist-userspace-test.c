@@ -19,6 +19,8 @@
 #include <linux/slab.h>
 #include <shim/shim.h>
 
+#include "../klist-test-fixture.h"
+
 /* --- K6 ---------------------------------------------------------------- */
 
 struct k6_obj {
@@ -42,23 +44,6 @@ static int k6_remover_fn(void *data)
 	atomic_set(&r->freed, 1);
 	complete(&r->done);
 	return 0;
-}
-
-/*
- * Wait until @t sleeps in klist_remove(), the only place this kthread
- * enters TASK_UNINTERRUPTIBLE (after its waiter is queued).  Polls the
- * state, as the shared suites do; the short sleep only paces the poll.
- */
-static bool k6_remover_waiting(struct task_struct *t)
-{
-	unsigned long end = jiffies + msecs_to_jiffies(10000);
-
-	while (READ_ONCE(t->__state) != TASK_UNINTERRUPTIBLE) {
-		if (time_after(jiffies, end))
-			return false;
-		usleep_range(100, 200);
-	}
-	return true;
 }
 
 /* Runs right after klist_release drops klist_remove_lock: let the remover finish. */
@@ -114,7 +99,7 @@ static void klist_k6_release_never_touches_freed_node(struct kunit *test)
 	t = kthread_run(k6_remover_fn, &r, "k6-remover");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	get_task_struct(t);
-	KUNIT_ASSERT_TRUE(test, k6_remover_waiting(t));
+	KUNIT_ASSERT_TRUE(test, kfx_task_waiting(t));
 
 	shim_on_unlock("klist_remove_lock", k6_let_remover_free, &r);
 	klist_iter_exit(&iter);		/* the last reference: release runs here */
