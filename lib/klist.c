@@ -113,6 +113,15 @@ static void klist_link(struct klist *k, struct klist_node *n,
 {
 	unsigned long flags;
 
+	/*
+	 * X2: not in 6.1, where re-linking a node that is still on a list
+	 * (live, or dead and held by a walk) cuts the nodes after it off
+	 * that list and calls get() again.  A node is added zeroed, or once
+	 * unlinked (klist_remove() returned, or its last walk moved on).
+	 */
+	if (WARN(READ_ONCE(n->n_klist),
+		 "klist: adding node %p that is still on a list\n", n))
+		return;
 	klist_node_init(k, n);
 	spin_lock_irqsave(&k->k_lock, flags);
 	if (before)

@@ -65,6 +65,9 @@ struct ddm_bus {
  *	device a `dev` attribute.
  * @release: frees the device once its last reference is gone.  Required.
  * @driver: the bound driver, or NULL.  Changed only under @mutex.
+ * @bound_driver: the driver whose list @knode_driver is on, or NULL;
+ *	core only, so that a @driver changed under a bound device is
+ *	reported and put back (D9).
  * @driver_data: for the bound driver (ddm_set_drvdata()).
  * @kref: reference count; see ddm_get_device() and ddm_put_device().
  * @mutex: the device lock.  A mutex, as 6.1's device_lock(), rather than
@@ -88,6 +91,7 @@ struct ddm_device {
 	struct ddm_driver	*driver;
 	void			*driver_data;
 
+	struct ddm_driver	*bound_driver;
 	struct kref		kref;
 	struct mutex		mutex;	/* the device lock */
 	atomic_t		state;
@@ -96,11 +100,22 @@ struct ddm_device {
 	struct ddm_object	*obj;
 };
 
-/* Registration states of a device: only ever move forwards. */
+/*
+ * Registration states of a device: only ever move forwards, but for an
+ * add that fails, which goes back to DDM_DEV_INITIAL.
+ */
 enum ddm_device_state {
 	DDM_DEV_INITIAL = 0,	/* zeroed or initialised, not added */
-	DDM_DEV_ADDED,		/* on its bus, may be bound */
+	DDM_DEV_ADDING,		/* claimed by an add or register (D9) */
+	DDM_DEV_ADDED,		/* announced, ready to probe (H2), may be bound */
 	DDM_DEV_DELETED,	/* ddm_device_del() has run */
+};
+
+/* Registration states of a driver (D9). */
+enum ddm_driver_state {
+	DDM_DRV_UNREGISTERED = 0,	/* zeroed, or unregistered: may register */
+	DDM_DRV_REGISTERED,		/* between register and unregister */
+	DDM_DRV_GOING,			/* ddm_driver_unregister() under way */
 };
 
 /**
@@ -113,6 +128,7 @@ enum ddm_device_state {
  * @shutdown: quiesce @dev at shutdown.
  * @suspend: put @dev to sleep.
  * @resume: wake @dev up.
+ * @state: registration state (enum ddm_driver_state); core only.
  * @klist_devices: the devices bound to the driver.
  * @knode_bus: node on the bus's driver list.
  * @obj: the driver's object while it is registered: the target of the
@@ -130,6 +146,7 @@ struct ddm_driver {
 	int			(*suspend)(struct ddm_device *dev);
 	int			(*resume)(struct ddm_device *dev);
 
+	atomic_t		state;
 	struct klist		klist_devices;
 	struct klist_node	knode_bus;
 	struct ddm_object	*obj;

@@ -17,6 +17,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 
 /* --- device lists ------------------------------------------------------- */
 
@@ -110,6 +111,23 @@ EXPORT_SYMBOL_GPL(ddm_bus_unregister);
 
 /* --- devices ------------------------------------------------------------ */
 
+/*
+ * What ddm_device_initialize() sets up: the caller's reference and the
+ * device lock.
+ */
+static void ddm_device_init_fields(struct ddm_device *dev)
+{
+	kref_init(&dev->kref);
+	mutex_init(&dev->mutex);
+	/*
+	 * D8: as 6.1's device_initialize().  Device locks nest, parent
+	 * before child, to any depth (a controller's probe registers its
+	 * children, whose probes take theirs): no class or subclass
+	 * describes that, so lockdep does not validate the device lock.
+	 */
+	lockdep_set_novalidate_class(&dev->mutex);
+}
+
 /**
  * ddm_device_initialize - prepare a zeroed device for ddm_device_add()
  * @dev: the device
@@ -126,10 +144,21 @@ void ddm_device_initialize(struct ddm_device *dev)
 	if (WARN(atomic_read(&dev->state) != DDM_DEV_INITIAL,
 		 "ddm: device %s initialised after it was added\n", dev->name))
 		return;
-	kref_init(&dev->kref);
-	mutex_init(&dev->mutex);
+	ddm_device_init_fields(dev);
 }
 EXPORT_SYMBOL_GPL(ddm_device_initialize);
+
+/*
+ * D9: an add or a register claims the device first, atomically, so that
+ * of two concurrent ones the second is reported and touches nothing, not
+ * even the initialisation of a device the first one is adding.
+ */
+static bool ddm_device_claim(struct ddm_device *dev)
+{
+	return !WARN(atomic_cmpxchg(&dev->state, DDM_DEV_INITIAL,
+				    DDM_DEV_ADDING) != DDM_DEV_INITIAL,
+		     "ddm: device %s registered twice\n", dev->name);
+}
 
 /* Give @dev its object and attributes, before anyone is told of it. */
 static int ddm_device_add_object(struct ddm_device *dev)
@@ -162,6 +191,44 @@ put:
 	return ret;
 }
 
+/* Put a claimed device on its bus, announce it, then probe it. */
+static int ddm_device_add_claimed(struct ddm_device *dev)
+{
+	struct ddm_bus *bus = dev->bus;
+	int ret = -EINVAL;
+
+	if (WARN(!bus || !bus->registered,
+		 "ddm: device %s added without a registered bus\n", dev->name))
+		goto unclaim;
+	if (WARN(!dev->release, "ddm: device %s has no release function\n",
+		 dev->name))
+		goto unclaim;
+	if (WARN(!dev->name, "ddm: device added without a name\n"))
+		goto unclaim;
+	ret = ddm_device_add_object(dev);
+	if (ret)
+		goto unclaim;
+
+	klist_add_tail(&dev->knode_bus, &bus->klist_devices);
+	ddm_object_uevent(dev->obj, DDM_UEVENT_ADD);
+	/*
+	 * H2: ready to probe only now, as 6.1.192's ready_to_probe.  A
+	 * driver that found the device on the bus list before this point
+	 * was refused by ddm_really_probe(), which checks the state under
+	 * the device lock; the attach below then finds that driver on its
+	 * list, so no "bind" comes before the "add" and none is lost.
+	 */
+	ddm_device_lock(dev);
+	atomic_set(&dev->state, DDM_DEV_ADDED);
+	ddm_device_unlock(dev);
+	ddm_device_attach(dev);
+	return 0;
+unclaim:
+	/* Not added after all: it may be added again. */
+	atomic_set(&dev->state, DDM_DEV_INITIAL);
+	return ret;
+}
+
 /**
  * ddm_device_add - put an initialised device on its bus and probe it
  * @dev: the device, with @name, @bus and @release set.
@@ -169,44 +236,20 @@ put:
  * The device joins the bus list before it is probed: a driver that
  * registers meanwhile then finds it on the list, or is found by this
  * probe (D2).  Its "add" event comes after its `dev` attribute exists
- * (H1) and before the probe, so before any "bind".  Not finding a
- * driver is not an error.  On error the caller still drops its
- * reference with ddm_put_device().
+ * (H1), and it is ready to probe only after that event, so no "bind"
+ * comes before its "add" (H2).  Not finding a driver is not an error.
+ * On error the caller still drops its reference with ddm_put_device().
  *
- * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before,
- * -ENOMEM.
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before
+ * (or is being added by another caller), -ENOMEM.
  */
 int ddm_device_add(struct ddm_device *dev)
 {
-	struct ddm_bus *bus;
-	int ret;
-
 	if (WARN_ON(!dev))
 		return -EINVAL;
-	bus = dev->bus;
-	if (WARN(!bus || !bus->registered,
-		 "ddm: device %s added without a registered bus\n", dev->name))
-		return -EINVAL;
-	if (WARN(!dev->release, "ddm: device %s has no release function\n",
-		 dev->name))
-		return -EINVAL;
-	if (WARN(!dev->name, "ddm: device added without a name\n"))
-		return -EINVAL;
-	if (WARN(atomic_cmpxchg(&dev->state, DDM_DEV_INITIAL,
-				DDM_DEV_ADDED) != DDM_DEV_INITIAL,
-		 "ddm: device %s registered twice\n", dev->name))
+	if (!ddm_device_claim(dev))
 		return -EBUSY;
-	ret = ddm_device_add_object(dev);
-	if (ret) {
-		/* Not added after all: it may be added again. */
-		atomic_set(&dev->state, DDM_DEV_INITIAL);
-		return ret;
-	}
-
-	klist_add_tail(&dev->knode_bus, &bus->klist_devices);
-	ddm_object_uevent(dev->obj, DDM_UEVENT_ADD);
-	ddm_device_attach(dev);
-	return 0;
+	return ddm_device_add_claimed(dev);
 }
 EXPORT_SYMBOL_GPL(ddm_device_add);
 
@@ -263,12 +306,11 @@ int ddm_device_register(struct ddm_device *dev)
 {
 	if (WARN_ON(!dev))
 		return -EINVAL;
-	/* Checked here too: initialising would reset a live device. */
-	if (WARN(atomic_read(&dev->state) != DDM_DEV_INITIAL,
-		 "ddm: device %s registered twice\n", dev->name))
+	/* D9: claimed before initialising, which would reset a live device. */
+	if (!ddm_device_claim(dev))
 		return -EBUSY;
-	ddm_device_initialize(dev);
-	return ddm_device_add(dev);
+	ddm_device_init_fields(dev);
+	return ddm_device_add_claimed(dev);
 }
 EXPORT_SYMBOL_GPL(ddm_device_register);
 
@@ -334,13 +376,14 @@ EXPORT_SYMBOL_GPL(ddm_put_device);
  * ddm_driver_register - put a driver on its bus and bind it to devices
  * @drv: the driver, with @name and @bus set.
  *
- * The driver joins the bus list before it probes the devices already
- * there, for the same reason as in ddm_device_add() (D2).  Its "add"
- * event is emitted here, not by its object's creation (H1), and comes
- * before the "bind" events of those devices.
+ * The driver's "add" event is emitted here, not by its object's creation
+ * (H1), and before it joins the bus list, so before anyone can find it
+ * there and bind a device to it (H2).  It joins the list before it
+ * probes the devices already there, for the same reason as in
+ * ddm_device_add() (D2).
  *
- * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered,
- * -ENOMEM.
+ * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered
+ * (or being registered or unregistered by another caller), -ENOMEM.
  */
 int ddm_driver_register(struct ddm_driver *drv)
 {
@@ -352,20 +395,25 @@ int ddm_driver_register(struct ddm_driver *drv)
 		 "ddm: driver %s registered without a registered bus\n",
 		 drv->name))
 		return -EINVAL;
-	if (WARN(klist_node_attached(&drv->knode_bus),
-		 "ddm: driver %s registered twice\n", drv->name))
-		return -EBUSY;
 	if (WARN(!drv->name, "ddm: driver registered without a name\n"))
 		return -EINVAL;
+	/* D9: of two concurrent registers, the second touches nothing. */
+	if (WARN(atomic_cmpxchg(&drv->state, DDM_DRV_UNREGISTERED,
+				DDM_DRV_REGISTERED) != DDM_DRV_UNREGISTERED,
+		 "ddm: driver %s registered twice\n", drv->name))
+		return -EBUSY;
 	obj = ddm_object_create(NULL, drv->name);
-	if (IS_ERR(obj))
+	if (IS_ERR(obj)) {
+		atomic_set(&drv->state, DDM_DRV_UNREGISTERED);
 		return PTR_ERR(obj);
+	}
 	drv->obj = obj;
 
 	klist_init(&drv->klist_devices, ddm_klist_driver_get,
 		   ddm_klist_driver_put);
-	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
+	/* H2: a "bind" names the driver: its "add" must come first. */
 	ddm_object_uevent(obj, DDM_UEVENT_ADD);
+	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
 	ddm_driver_attach(drv);
 	return 0;
 }
@@ -382,19 +430,25 @@ EXPORT_SYMBOL_GPL(ddm_driver_register);
  * return nothing refers to @drv any more: the binds that could still
  * add a device to its list, a probe's or a preset driver's (D7), run
  * from walks that stand on its bus node, which klist_remove() waits for.
+ * A second unregister, even one running at the same time, is reported
+ * and does nothing (D9).
  */
 void ddm_driver_unregister(struct ddm_driver *drv)
 {
 	if (WARN_ON(!drv))
 		return;
-	if (WARN(!klist_node_attached(&drv->knode_bus),
-		 "ddm: driver %s is not registered\n", drv->name))
+	if (WARN(atomic_cmpxchg(&drv->state, DDM_DRV_REGISTERED,
+				DDM_DRV_GOING) != DDM_DRV_REGISTERED,
+		 "ddm: driver %s is not registered (unregistered twice?)\n",
+		 drv->name))
 		return;
 	klist_remove(&drv->knode_bus);
 	ddm_driver_detach(drv);
 	/* The unbinds removed the `driver` links to it. */
 	ddm_object_unregister(drv->obj);
 	drv->obj = NULL;
+	/* Only now may it be registered again. */
+	atomic_set(&drv->state, DDM_DRV_UNREGISTERED);
 }
 EXPORT_SYMBOL_GPL(ddm_driver_unregister);
 

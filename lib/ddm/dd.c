@@ -47,9 +47,48 @@ static int ddm_driver_bound(struct ddm_device *dev)
 		return ret;
 	pr_debug("ddm: bound device %s to driver %s\n", dev->name,
 		 dev->driver->name);
+	dev->bound_driver = dev->driver;
 	klist_add_tail(&dev->knode_driver, &dev->driver->klist_devices);
 	ddm_object_uevent(dev->obj, DDM_UEVENT_BIND);
 	return 0;
+}
+
+/*
+ * D9: @dev->driver of a bound device is the driver it is bound to.  A
+ * caller that changed it (to bind another driver) is reported and the
+ * change undone, or the unbind would call the wrong ->remove and the
+ * real driver's detach would never see the device leave its list.
+ * Called with the device lock held; true if it was changed.
+ */
+static bool ddm_driver_changed_under_bound(struct ddm_device *dev)
+{
+	if (!ddm_device_is_bound(dev) || dev->driver == dev->bound_driver)
+		return false;
+	WARN(1, "ddm: device %s is bound to %s: driver %s not bound\n",
+	     dev->name, dev->bound_driver->name,
+	     dev->driver ? dev->driver->name : "(none)");
+	dev->driver = dev->bound_driver;
+	return true;
+}
+
+/*
+ * Whether @dev may be probed or bound: 0 if so, -EPROBE_DEFER while its
+ * add has not announced it yet (H2: its add probes it after), -ENODEV
+ * if it is not added or being deleted.  Called with the device lock
+ * held, which orders the read after the state changes: the change to
+ * DDM_DEV_ADDED is made under it, and ddm_device_leave_bus() takes it
+ * after marking the device deleted.
+ */
+static int ddm_device_probe_ready(struct ddm_device *dev)
+{
+	switch (atomic_read(&dev->state)) {
+	case DDM_DEV_ADDED:
+		return 0;
+	case DDM_DEV_ADDING:
+		return -EPROBE_DEFER;
+	default:
+		return -ENODEV;
+	}
 }
 
 /**
@@ -63,42 +102,49 @@ static int ddm_driver_bound(struct ddm_device *dev)
  * from its own ->probe (D7).
  *
  * Return: 0, -EINVAL if @dev->driver is not set or @dev is not
- * registered, -EBUSY if @dev is bound already, -ENOMEM.
+ * registered, -EPROBE_DEFER if the add of @dev has not announced it
+ * yet, -EBUSY if @dev is bound already (a @dev->driver changed to
+ * another driver is then put back, D9), -ENOMEM.
  */
 int ddm_device_bind_driver(struct ddm_device *dev)
 {
+	int ret;
+
 	if (WARN_ON(!dev || !dev->driver))
 		return -EINVAL;
 	lockdep_assert_held(&dev->mutex);
-	if (WARN(atomic_read(&dev->state) != DDM_DEV_ADDED,
-		 "ddm: binding device %s that is not registered\n", dev->name))
+	ret = ddm_device_probe_ready(dev);
+	if (ret == -EPROBE_DEFER)
+		return ret;
+	if (WARN(ret, "ddm: binding device %s that is not registered\n",
+		 dev->name))
 		return -EINVAL;
+	/* D4: one driver per device, and a linked node is never re-added. */
+	if (ddm_driver_changed_under_bound(dev) ||
+	    WARN(ddm_device_is_bound(dev), "ddm: device %s already bound\n",
+		 dev->name))
+		return -EBUSY;
 	if (WARN(!klist_node_attached(&dev->driver->knode_bus),
 		 "ddm: binding device %s to unregistered driver %s\n",
 		 dev->name, dev->driver->name))
 		return -EINVAL;
-	/* D4: one driver per device, and a linked node is never re-added. */
-	if (WARN(ddm_device_is_bound(dev), "ddm: device %s already bound\n",
-		 dev->name))
-		return -EBUSY;
 	return ddm_driver_bound(dev);
 }
 EXPORT_SYMBOL_GPL(ddm_device_bind_driver);
 
 /*
  * Probe @dev with @drv, which matches it.  Called with the device lock
- * held, which is what makes the checks below hold until the bind, and
- * orders the read of dev->state after the atomic_cmpxchg() that marks
- * it deleted in ddm_device_leave_bus().
+ * held, which is what makes the checks below hold until the bind.
  */
 static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
 {
-	int ret = 0;
+	int ret;
 
 	lockdep_assert_held(&dev->mutex);
-	/* Being deleted: ddm_device_del() has unbound it or is about to. */
-	if (atomic_read(&dev->state) != DDM_DEV_ADDED)
-		return -ENODEV;
+	/* Not announced yet (H2), or being deleted. */
+	ret = ddm_device_probe_ready(dev);
+	if (ret)
+		return ret;
 	/* D4: one driver per device, and a linked node is never re-added. */
 	if (dev->driver)
 		return -EBUSY;
@@ -132,7 +178,8 @@ static int ddm_really_probe(struct ddm_driver *drv, struct ddm_device *dev)
  * caller keeps @drv registered meanwhile.
  *
  * Return: 0 if bound; -ENODEV if @drv does not match @dev or @dev is
- * being deleted; -EBUSY if @dev is bound already (to any driver); else
+ * being deleted; -EPROBE_DEFER if the add of @dev has not announced it
+ * yet (that add probes it); -EBUSY if @dev is bound already (to any driver); else
  * the error of @drv->probe, which leaves @dev unbound.
  */
 int ddm_driver_probe_device(struct ddm_driver *drv, struct ddm_device *dev)
@@ -212,7 +259,7 @@ static int ddm_device_attach_driver(struct ddm_driver *drv, void *data)
  * driver (D6).
  *
  * Return: 1 if @dev is bound, 0 if no driver took it, -ENODEV if @dev is
- * not registered.
+ * not registered, -EPROBE_DEFER if its add has not announced it yet.
  */
 int ddm_device_attach(struct ddm_device *dev)
 {
@@ -221,9 +268,11 @@ int ddm_device_attach(struct ddm_device *dev)
 	if (WARN_ON(!dev))
 		return -EINVAL;
 	ddm_device_lock(dev);
-	if (atomic_read(&dev->state) != DDM_DEV_ADDED) {
-		ret = -ENODEV;
+	ret = ddm_device_probe_ready(dev);
+	if (ret) {
+		/* Its add attaches it once it is announced. */
 	} else if (dev->driver) {
+		ddm_driver_changed_under_bound(dev);
 		ret = 1;
 		if (!ddm_device_is_bound(dev)) {
 			ret = ddm_device_bind_preset(dev);
@@ -289,6 +338,7 @@ static void ddm_release_driver_locked(struct ddm_device *dev,
 				      struct ddm_driver *drv)
 {
 	lockdep_assert_held(&dev->mutex);
+	ddm_driver_changed_under_bound(dev);
 	/* D3: whoever got the lock first may have unbound it already. */
 	if (!dev->driver || (drv && dev->driver != drv))
 		return;
@@ -303,6 +353,7 @@ static void ddm_release_driver_locked(struct ddm_device *dev,
 		drv->remove(dev);
 	dev->driver = NULL;
 	dev->driver_data = NULL;
+	dev->bound_driver = NULL;
 	/* A listener reacting to "unbind" still finds which driver it was. */
 	ddm_object_uevent(dev->obj, DDM_UEVENT_UNBIND);
 	ddm_object_remove_link(dev->obj, "driver");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One or more regression tests per lesson D1-D6 of the driver-model
+ * One or more regression tests per lesson D1-D8 of the driver-model
  * locking history (see the project's design notes), each named after
  * its lesson and failing when the lesson is undone in lib/ddm/ (the
  * patch tests/defects/ddm/Dn-*.patch undoes it, and ctest checks that
@@ -608,6 +608,81 @@ static void ddm_d6_failed_preset_bind_clears_driver(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- D8 ---------------------------------------------------------------- */
+
+/*
+ * D8, the bus controller whose probe registers its children.
+ *
+ * A driver for a bus controller (a USB hub, an I2C adapter, a PCI
+ * bridge) registers the devices behind the controller from its ->probe,
+ * which runs under the controller's device lock; registering a child
+ * probes it, under the child's device lock.  So one device lock is taken
+ * inside another, and the controller's ->remove, unregistering the
+ * children, does the same.  Every device lock was initialised at one
+ * place, so lockdep saw one class taken twice: "possible recursive
+ * locking detected", in userspace and under PROVE_LOCKING alike, for a
+ * nesting that is correct (parent before child) and that no fixed
+ * subclass could describe (children may be controllers too).
+ *
+ * The rule, 6.1's device_initialize(): the device lock is in lockdep's
+ * novalidate class.  Recursion on one device lock is still reported.
+ *
+ * tests/defects/ddm/D8-device-lock-one-class.patch takes the device lock
+ * out of the novalidate class: the test fails with lockdep's report.
+ */
+struct dl_d8 {
+	struct fx_ctx *c;
+	struct fx_dev *child;
+	int ret;
+};
+
+/* The controller's probe: register the device behind it. */
+static void dl_d8_probe_hook(struct fx_drv *d, struct ddm_device *dev)
+{
+	struct dl_d8 *w = d->priv;
+
+	w->child = fx_dev_alloc(w->c, 1);
+	w->ret = w->child ? ddm_device_register(&w->child->dev) : -ENOMEM;
+}
+
+/* The controller's remove: unregister it again. */
+static void dl_d8_remove_hook(struct fx_drv *d, struct ddm_device *dev)
+{
+	struct dl_d8 *w = d->priv;
+
+	if (w->child && !w->ret)
+		ddm_device_unregister(&w->child->dev);
+}
+
+static void ddm_d8_probe_registers_child(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *ctrl = fx_drv_new(test, c, "fx-ctrl", FX_ID(0));
+	struct fx_drv *leaf = fx_drv_add(test, c, "fx-leaf", FX_ID(1));
+	struct dl_d8 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct fx_dev *d;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->c = c;
+	ctrl->priv = w;
+	ctrl->probe_hook = dl_d8_probe_hook;
+	ctrl->remove_hook = dl_d8_remove_hook;
+	KUNIT_ASSERT_EQ(test, ddm_driver_register(&ctrl->drv), 0);
+	d = fx_dev_add(test, c, 0);
+
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &ctrl->drv);
+	KUNIT_ASSERT_EQ(test, w->ret, 0);
+	/* The child was probed from inside the controller's probe. */
+	KUNIT_EXPECT_PTR_EQ(test, w->child->dev.driver, &leaf->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&leaf->probes), 1);
+
+	ddm_device_unregister(&d->dev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&leaf->removes), 1);
+	ddm_driver_unregister(&ctrl->drv);
+	ddm_driver_unregister(&leaf->drv);
+	fx_teardown(test, c, 2);
+}
+
 static struct kunit_case ddm_lessons_test_cases[] = {
 	KUNIT_CASE(ddm_d1_driver_unregister_detaches_all),
 	KUNIT_CASE(ddm_d1_detach_waits_for_walker),
@@ -618,6 +693,7 @@ static struct kunit_case ddm_lessons_test_cases[] = {
 	KUNIT_CASE(ddm_d4_driver_attach_skips_bound_devices),
 	KUNIT_CASE(ddm_d5_null_bus_or_driver_einval),
 	KUNIT_CASE(ddm_d6_failed_preset_bind_clears_driver),
+	KUNIT_CASE(ddm_d8_probe_registers_child),
 	{}
 };
 

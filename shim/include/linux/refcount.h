@@ -28,7 +28,17 @@ typedef struct refcount_struct {
 #define REFCOUNT_MAX		INT_MAX
 #define REFCOUNT_SATURATED	(INT_MIN / 2)
 
-static inline void refcount_set(refcount_t *r, int n) { atomic_set(&r->refs, n); }
+void shim_sched_point(void);
+
+/*
+ * A schedule point like every refcount operation: a set is how an object
+ * is (re)initialised, so a race with its first user turns on it.
+ */
+static inline void refcount_set(refcount_t *r, int n)
+{
+	shim_sched_point();
+	atomic_set(&r->refs, n);
+}
 static inline unsigned int refcount_read(const refcount_t *r)
 {
 	return atomic_read(&((refcount_t *)r)->refs);

@@ -847,10 +847,179 @@ static void ddm_hotplug_misuse_unnamed_device_and_driver(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- H2: no "bind" before the "add" ------------------------------------------ */
+
+/*
+ * H2, the "bind" that overtook its "add".
+ *
+ * D2 puts a device on the bus list before it is probed, and a driver on
+ * it before it probes: so they meet whichever comes first.  But the
+ * device joined the list before its "add" was emitted, and was ready to
+ * probe at once: a driver registering in that window found it, probed it
+ * and emitted "bind" first, for a device no listener had been told
+ * exists.  A driver joined the list before its own "add" too: a device
+ * added in that window bound to it, and its "bind" came with a `driver`
+ * link to an object nobody had heard of.  The hotplug split (H1)
+ * promised listeners better.
+ *
+ * The rule, 6.1.192's ready_to_probe: a device becomes ready to probe
+ * only after its "add", under the device lock, and a probe of a device
+ * not ready is -EPROBE_DEFER (the add probes it itself right after); a
+ * driver emits its "add" before it joins the bus list.
+ *
+ * The window is forced: right after the first list lock is released in
+ * the registration (the join of the bus list), a kthread registers the
+ * counterpart, and the registration waits up to 500 ms for it to finish.
+ * tests/defects/hotplug/H2-bind-before-add.patch puts the old order back
+ * and both cases fail; tests/torture/ddm-event-order counts the
+ * out-of-order binds under register/add races.
+ */
+struct hu_h2 {
+	struct ddm_device *dev;		/* waits in the window... */
+	struct ddm_driver *drv;		/* ...or this one does */
+	struct ddm_device *other_dev;	/* what the kthread registers */
+	struct ddm_driver *other_drv;
+	struct completion go, done;
+	atomic_t fired, finished;
+	bool done_in_window;
+	int ret;
+};
+
+static void hu_h2_hook(void *data)
+{
+	struct hu_h2 *w = data;
+	bool joined = w->dev ? klist_node_attached(&w->dev->knode_bus) :
+			       klist_node_attached(&w->drv->knode_bus);
+	long end;
+
+	if (!joined) {		/* another list: wait for the bus list's */
+		shim_on_unlock("&k->k_lock", hu_h2_hook, w);
+		return;
+	}
+	atomic_set(&w->fired, 1);
+	complete(&w->go);
+	end = shim_now_ms() + 500;
+	while (!atomic_read(&w->finished) && shim_now_ms() < end)
+		sched_yield();
+	w->done_in_window = atomic_read(&w->finished);
+}
+
+static int hu_h2_thread(void *data)
+{
+	struct hu_h2 *w = data;
+
+	if (fx_wait_or_stop(&w->go)) {
+		w->ret = w->other_drv ? ddm_driver_register(w->other_drv) :
+					ddm_device_register(w->other_dev);
+		atomic_set(&w->finished, 1);
+		complete(&w->done);
+	}
+	fx_park();
+	return 0;
+}
+
+/* Where (obj, action) is in the listener's queue, or -1; drains nothing. */
+static int hu_h2_position(struct ddm_uevent **evs, int n,
+			  struct ddm_object *obj,
+			  enum ddm_uevent_action action)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i]->obj == obj && evs[i]->action == action)
+			return i;
+	return -1;
+}
+
+/*
+ * Register @w's own side in the window the hook opens, the other side
+ * from the kthread; then the device is bound, and the listener's queue
+ * has @first before the device's "bind".
+ */
+static void hu_h2_race(struct kunit *test, struct hu_h2 *w,
+		       struct fx_dev *d, struct fx_drv *a, bool device_waits)
+{
+	struct ddm_listener *l = fx_listener(test);
+	struct ddm_uevent *evs[16];
+	struct ddm_object *first;
+	struct task_struct *t;
+	int n = 0, ret, add, bind;
+
+	init_completion(&w->go);
+	init_completion(&w->done);
+	if (device_waits) {
+		w->dev = &d->dev;
+		w->other_drv = &a->drv;
+	} else {
+		w->drv = &a->drv;
+		w->other_dev = &d->dev;
+	}
+	t = kthread_run(hu_h2_thread, w, "hu-h2");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	shim_on_unlock("&k->k_lock", hu_h2_hook, w);
+	ret = device_waits ? ddm_device_register(&d->dev) :
+			     ddm_driver_register(&a->drv);
+	shim_on_unlock(NULL, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->done,
+				msecs_to_jiffies(2000)), 0UL);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, w->ret, 0);
+	KUNIT_ASSERT_EQ(test, atomic_read(&w->fired), 1);
+	KUNIT_EXPECT_TRUE_MSG(test, w->done_in_window,
+			      "the other registration did not finish in the window");
+	/* D2 still holds: they met, one probe. */
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+
+	while (n < (int)ARRAY_SIZE(evs) && !IS_ERR(evs[n] = ddm_listener_poll(l)))
+		n++;
+	first = device_waits ? d->dev.obj : a->drv.obj;
+	add = hu_h2_position(evs, n, first, DDM_UEVENT_ADD);
+	bind = hu_h2_position(evs, n, d->dev.obj, DDM_UEVENT_BIND);
+	KUNIT_EXPECT_GE(test, add, 0);
+	KUNIT_EXPECT_GE(test, bind, 0);
+	KUNIT_EXPECT_LT_MSG(test, add, bind,
+			    "\"bind\" of %s came before the \"add\" of %s",
+			    d->dev.name, device_waits ? d->dev.name : a->drv.name);
+	while (n)
+		ddm_uevent_free(evs[--n]);
+}
+
+static void ddm_h2_device_bind_never_before_its_add(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+	struct hu_h2 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	hu_h2_race(test, w, d, a, true);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+static void ddm_h2_driver_add_before_any_bind_to_it(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_new(test, c, 0);
+	struct hu_h2 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	hu_h2_race(test, w, d, a, false);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_hotplug_userspace_test_cases[] = {
 	KUNIT_CASE(ddm_hotplug_udev_listener_never_misses),
 	KUNIT_CASE(ddm_hotplug_add_event_sees_attrs_at_emission),
 	KUNIT_CASE(ddm_hotplug_bind_events_see_driver_link),
+	KUNIT_CASE(ddm_h2_device_bind_never_before_its_add),
+	KUNIT_CASE(ddm_h2_driver_add_before_any_bind_to_it),
 	KUNIT_CASE(ddm_hotplug_uevent_enomem_reaches_nobody),
 	KUNIT_CASE(ddm_hotplug_create_enomem_leaves_nothing),
 	KUNIT_CASE(ddm_hotplug_each_allocation_failure_unwinds),

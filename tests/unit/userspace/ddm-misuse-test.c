@@ -12,11 +12,14 @@
 #include <linux/ddm.h>
 #include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <shim/shim.h>
 
 #include "../ddm-test-fixture.h"
+#include "../klist-test-fixture.h"
 
 static int misuse_walk_nop(struct ddm_device *dev, void *data)
 {
@@ -249,7 +252,7 @@ static void ddm_misuse_device_without_release(struct kunit *test)
 	struct fx_dev *d = fx_dev_new(test, c, 0);
 
 	d->dev.release = NULL;
-	shim_expect_report("ddm_device_add(): ddm: device fx-dev0 has no release function");
+	shim_expect_report("ddm_device_add_claimed(): ddm: device fx-dev0 has no release function");
 	shim_expect_report("has no release function, leaked");
 	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fx_on_bus(c), 0);
@@ -342,10 +345,11 @@ static void ddm_misuse_bind_unregistered_device(struct kunit *test)
 /*
  * The points where registering a device (and binding it) may sleep: its
  * object and name are allocated, its "add" event takes the event mutex,
- * probing takes the device mutex, the `driver` link is allocated and the
- * "bind" event takes the event mutex.  Each one is reported.
+ * making it ready to probe takes the device mutex (H2), probing takes it
+ * again, the `driver` link is allocated and the "bind" event takes the
+ * event mutex.  Each one is reported.
  */
-#define MISUSE_REGISTER_SLEEPS	6
+#define MISUSE_REGISTER_SLEEPS	7
 
 static void ddm_misuse_register_in_atomic(struct kunit *test)
 {
@@ -369,6 +373,242 @@ static void ddm_misuse_register_in_atomic(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- D9: concurrent misuse is claimed, not raced --------------------------- */
+
+/*
+ * D9, the double unregister and the double register that raced.
+ *
+ * ddm_driver_unregister() asked "is the driver's bus node attached?" and
+ * then unregistered.  A node stays attached, dead, until the walks
+ * standing on it move on, and klist_remove() lets several removers wait
+ * for one node (K3); so a second unregister that came while the first
+ * waited passed the check too, waited beside it, and both detached and
+ * dropped the driver's object: a double put.  ddm_device_register()
+ * checked "not added yet" and then initialised the device, so a second
+ * register in the window re-initialised the reference count and the
+ * device lock of a device the first was adding (and whose lock it held).
+ *
+ * The rule: registering and unregistering claim the device or driver
+ * with one atomic state change before touching anything; whoever loses
+ * is reported ("registered twice", "not registered") and touches
+ * nothing.
+ *
+ * tests/defects/ddm/D9-check-then-act-registration.patch puts the checks
+ * back: the second unregister waits beside the first and the driver's
+ * object is put twice; the racing registers reset a live device.
+ */
+struct dm_d9_hold {
+	struct ddm_bus *bus;
+	struct ddm_driver *drv;
+	struct completion on_it, release, unregistered;
+};
+
+/* A walk of the bus's drivers that stands on @h->drv until released. */
+static int dm_d9_stand_on_drv(struct ddm_driver *drv, void *data)
+{
+	struct dm_d9_hold *h = data;
+
+	if (drv != h->drv)
+		return 0;
+	complete(&h->on_it);
+	/* Bounded: the old code's second unregister waits for this walk. */
+	wait_for_completion_timeout(&h->release, msecs_to_jiffies(1000));
+	return 1;
+}
+
+static int dm_d9_walker(void *data)
+{
+	struct dm_d9_hold *h = data;
+
+	ddm_bus_for_each_drv(h->bus, NULL, h, dm_d9_stand_on_drv);
+	fx_park();
+	return 0;
+}
+
+static int dm_d9_unregisterer(void *data)
+{
+	struct dm_d9_hold *h = data;
+
+	ddm_driver_unregister(h->drv);
+	complete(&h->unregistered);
+	fx_park();
+	return 0;
+}
+
+static void ddm_d9_concurrent_driver_unregister(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct dm_d9_hold *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct task_struct *walker, *first;
+	struct fx_dev *d = fx_dev_add(test, c, 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->bus = &c->bus;
+	h->drv = &a->drv;
+	init_completion(&h->on_it);
+	init_completion(&h->release);
+	init_completion(&h->unregistered);
+	walker = kthread_run(dm_d9_walker, h, "dm-d9-walker");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(walker));
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&h->on_it,
+				msecs_to_jiffies(2000)), 0UL);
+	/* The first unregister waits in klist_remove() for the walk. */
+	first = kthread_run(dm_d9_unregisterer, h, "dm-d9-first");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(first));
+	KUNIT_ASSERT_TRUE(test, kfx_task_waiting(first));
+
+	shim_expect_report("driver fx-a is not registered (unregistered twice?)");
+	ddm_driver_unregister(&a->drv);	/* at once, touching nothing */
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	KUNIT_EXPECT_FALSE(test, try_wait_for_completion(&h->unregistered));
+
+	complete(&h->release);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&h->unregistered,
+				msecs_to_jiffies(2000)), 0UL);
+	kthread_stop(first);
+	kthread_stop(walker);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_NULL(test, d->dev.driver);
+	KUNIT_EXPECT_NULL(test, a->drv.obj);
+	/* Unregistered once, so it registers again and binds again. */
+	KUNIT_EXPECT_EQ(test, ddm_driver_register(&a->drv), 0);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	fx_teardown(test, c, 1);
+}
+
+/*
+ * Two tasks register one device at the same moment, round after round,
+ * in forked children (each round expects one report, and a test may
+ * expect 64): exactly one register succeeds, the other is reported and
+ * changes nothing, and the device unregisters cleanly.
+ */
+#define DM_D9_CHILDREN	6
+#define DM_D9_ROUNDS	50
+
+struct dm_d9_race {
+	struct fx_ctx *c;
+	struct fx_dev *d;
+	atomic_t go, done;
+	int ret;
+};
+
+static int dm_d9_racer(void *data)
+{
+	struct dm_d9_race *r = data;
+	int round;
+
+	for (round = 1; round <= DM_D9_ROUNDS; round++) {
+		while (atomic_read(&r->go) != round)
+			yield();
+		r->ret = ddm_device_register(&r->d->dev);
+		atomic_set(&r->done, round);
+	}
+	fx_park();
+	return 0;
+}
+
+static void dm_d9_register_rounds(void *arg)
+{
+	struct dm_d9_race *r = arg;
+	struct task_struct *t;
+	int round, mine;
+
+	shim_set_sched_points(0xd9, 100);
+	t = kthread_run(dm_d9_racer, r, "dm-d9-racer");
+	if (IS_ERR(t))
+		return;
+	for (round = 1; round <= DM_D9_ROUNDS; round++) {
+		r->d = fx_dev_alloc(r->c, 0);
+		if (!r->d)
+			break;
+		shim_expect_report("device fx-dev0 registered twice");
+		atomic_set(&r->go, round);
+		mine = ddm_device_register(&r->d->dev);
+		while (atomic_read(&r->done) != round)
+			yield();
+		if ((mine == 0) == (r->ret == 0) ||
+		    (mine ? mine : r->ret) != -EBUSY)
+			shim_report(__FILE__, __LINE__,
+				    "D9: racing registers returned %d and %d",
+				    mine, r->ret);
+		ddm_device_unregister(&r->d->dev);
+	}
+	shim_set_sched_points(0, 0);
+	kthread_stop(t);
+}
+
+static void ddm_d9_concurrent_device_register(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct dm_d9_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	char title[600];
+	int i, failed = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->c = c;
+	for (i = 0; i < DM_D9_CHILDREN && !failed; i++) {
+		failed = shim_run_in_child(dm_d9_register_rounds, r, title,
+					   sizeof(title));
+		KUNIT_EXPECT_EQ_MSG(test, failed, 0, "child %d of %d: %s", i,
+				    DM_D9_CHILDREN, title);
+	}
+	kunit_info(test, "%d children of %d rounds: %s", i, DM_D9_ROUNDS,
+		   failed ? "a register reset a live device" : "no failure");
+	fx_teardown(test, c, 0);
+}
+
+/* --- D10: the driver of a bound device is the one it is bound to ---------- */
+
+/*
+ * D10, the driver changed under a bound device.
+ *
+ * A driver claiming a device without a probe sets dev->driver and calls
+ * ddm_device_bind_driver().  On a device bound already that returned
+ * -EBUSY and left dev->driver pointing at the new driver: the next
+ * unbind called that driver's ->remove for a device it never bound, and
+ * the real driver's detach, waiting for the device to leave its list
+ * with dev->driver naming it, looped for ever.
+ *
+ * The rule: the core remembers which driver's list the device is on;
+ * a dev->driver that differs while the device is bound is reported and
+ * put back, by the bind, the attach and the unbind alike.
+ *
+ * tests/defects/ddm/D10-driver-changed-under-bound-device.patch drops the
+ * check: the wrong ->remove runs.
+ */
+static void ddm_d10_driver_changed_under_bound_device(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_drv *b = fx_drv_add(test, c, "fx-b", 0);
+	struct fx_dev *d = fx_dev_add(test, c, 0);
+
+	KUNIT_ASSERT_PTR_EQ(test, d->dev.driver, &a->drv);
+	shim_expect_report("device fx-dev0 is bound to fx-a: driver fx-b not bound");
+	shim_expect_report("device fx-dev0 is bound to fx-a: driver fx-b not bound");
+	ddm_device_lock(&d->dev);
+	d->dev.driver = &b->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	/* Written behind the core's back: the unbind puts it right too. */
+	d->dev.driver = &b->drv;
+	ddm_device_unlock(&d->dev);
+	ddm_device_release_driver(&d->dev);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->removes), 0);
+	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
+	KUNIT_EXPECT_NULL(test, d->dev.driver);
+	/* Nothing is left on a's list for its detach to wait for. */
+	ddm_driver_unregister(&a->drv);
+	ddm_driver_unregister(&b->drv);
+	ddm_device_unregister(&d->dev);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_null_arguments),
 	KUNIT_CASE(ddm_misuse_null_pm_arguments),
@@ -384,6 +624,9 @@ static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_probe_device_of_other_bus),
 	KUNIT_CASE(ddm_misuse_bind_unregistered_device),
 	KUNIT_CASE(ddm_misuse_register_in_atomic),
+	KUNIT_CASE(ddm_d9_concurrent_driver_unregister),
+	KUNIT_CASE(ddm_d9_concurrent_device_register),
+	KUNIT_CASE(ddm_d10_driver_changed_under_bound_device),
 	{}
 };
 

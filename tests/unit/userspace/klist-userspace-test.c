@@ -404,6 +404,77 @@ static void klist_misuse_walk_from_node_of_other_list(struct kunit *test)
 	klist_del(&b);
 }
 
+/*
+ * X2, the node added while it was still on a list.
+ *
+ * klist_add_*() initialised the node and linked it, whatever it was: a
+ * node still on a list, live or dead and held by a walk, was linked a
+ * second time.  Its old neighbours kept pointing at it, so every node
+ * after it on the old list was cut off (or, on the same list, the list
+ * turned into a loop), and get() ran a second time for one node.  6.1
+ * does the same; the port found it in review.
+ *
+ * The rule: a node is added zeroed, or once unlinked; adding a node
+ * that is still on a list is reported and does nothing.
+ *
+ * tests/defects/klist/X2-add-of-linked-node.patch drops the check: the
+ * walk no longer finds c, and get() runs four times.
+ */
+static atomic_t x2_gets;
+
+static void x2_get(struct klist_node *n)
+{
+	atomic_inc(&x2_gets);
+}
+
+static void klist_x2_add_of_linked_node_reported(struct kunit *test)
+{
+	struct klist k, other;
+	struct klist_node a = {}, b = {}, c = {};
+	struct klist_iter walk, check;
+
+	atomic_set(&x2_gets, 0);
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, x2_get, misuse_put);
+	klist_init(&other, x2_get, misuse_put);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	klist_add_tail(&c, &k);
+	shim_expect_report("adding node");	/* a, live, on its own list */
+	shim_expect_report("adding node");	/* c, live, on another list */
+	shim_expect_report("adding node");	/* b, dead, held by a walk */
+	klist_add_tail(&a, &k);
+	klist_add_head(&c, &other);
+
+	klist_iter_init(&k, &walk);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&walk), &a);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&walk), &b);
+	klist_del(&b);
+	klist_add_behind(&b, &a);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x2_gets), 3);
+
+	/* Nothing moved: the walk goes on to c, a new one sees a and c. */
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&walk), &c);
+	klist_iter_exit(&walk);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&b));
+	klist_iter_init(&k, &check);
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&check), &a);
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&check), &c);
+	KUNIT_EXPECT_NULL(test, klist_next(&check));
+	klist_iter_exit(&check);
+	KUNIT_EXPECT_TRUE(test, list_empty(&other.k_list));
+
+	/* Once unlinked, b may go on a list again: no report. */
+	klist_add_tail(&b, &other);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x2_gets), 4);
+	klist_remove(&a);
+	klist_remove(&b);
+	klist_remove(&c);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 4);
+	KUNIT_EXPECT_TRUE(test, list_empty(&k.k_list));
+}
+
 static struct kunit_case klist_userspace_test_cases[] = {
 	KUNIT_CASE(klist_k6_release_never_touches_freed_node),
 	KUNIT_CASE(klist_k7_walk_safe_against_interrupt),
@@ -416,6 +487,7 @@ static struct kunit_case klist_userspace_test_cases[] = {
 	KUNIT_CASE(klist_misuse_add_next_to_unlinked_node_reported),
 	KUNIT_CASE(klist_misuse_remove_in_atomic_reported),
 	KUNIT_CASE(klist_misuse_walk_from_node_of_other_list),
+	KUNIT_CASE(klist_x2_add_of_linked_node_reported),
 	{}
 };
 
