@@ -412,7 +412,7 @@ static int dm_d9_stand_on_drv(struct ddm_driver *drv, void *data)
 		return 0;
 	complete(&h->on_it);
 	/* Bounded: the old code's second unregister waits for this walk. */
-	wait_for_completion_timeout(&h->release, msecs_to_jiffies(1000));
+	wait_for_completion_timeout(&h->release, msecs_to_jiffies(300));
 	return 1;
 }
 
