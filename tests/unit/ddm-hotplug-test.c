@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -587,6 +588,101 @@ static void ddm_hotplug_listener_thread_finds_attrs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u->wrong, 0U);
 }
 
+/*
+ * H2 under real races (the story is at ddm_h2_device_bind_never_before_its_add
+ * in tests/unit/userspace/ddm-hotplug-userspace-test.c): a kthread
+ * registers a driver while the test adds a device it matches, round
+ * after round; whichever wins, the listener hears the device's "add" and
+ * the driver's "add" before the device's "bind".  In userspace the forced
+ * windows and tests/torture/ddm-event-order find the old order at once;
+ * here it runs on the booted kernel's scheduler, two CPUs, no help.
+ */
+#define HP_H2_ROUNDS	200
+
+struct hp_h2 {
+	struct fx_drv *drv;		/* this round's driver */
+	struct completion go, done;
+	int ret;
+};
+
+static int hp_h2_registrar(void *data)
+{
+	struct hp_h2 *r = data;
+
+	while (fx_wait_or_stop(&r->go)) {
+		r->ret = ddm_driver_register(&r->drv->drv);
+		complete(&r->done);
+	}
+	fx_park();
+	return 0;
+}
+
+/* Position of (obj, action) among @n events, or -1. */
+static int hp_h2_at(struct ddm_uevent **evs, int n, struct ddm_object *obj,
+		    enum ddm_uevent_action action)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i]->obj == obj && evs[i]->action == action)
+			return i;
+	return -1;
+}
+
+static void ddm_hotplug_no_bind_before_add_in_races(struct kunit *test)
+{
+	struct ddm_listener *l = fx_listener(test);
+	struct fx_ctx *c = fx_setup(test);
+	struct hp_h2 *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct ddm_uevent *evs[8];
+	struct task_struct *t;
+	int round, n, bind, out_of_order = 0, unbound = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->go);
+	init_completion(&r->done);
+	t = kthread_run(hp_h2_registrar, r, "hp-h2");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (round = 0; round < HP_H2_ROUNDS; round++) {
+		struct fx_dev *d = fx_dev_alloc(c, 0);
+
+		r->drv = fx_drv_new(test, c, "fx-a", FX_ID(0));
+		if (!d)
+			break;
+		complete(&r->go);
+		if (ddm_device_register(&d->dev) ||
+		    !wait_for_completion_timeout(&r->done,
+						 msecs_to_jiffies(5000)) ||
+		    r->ret) {
+			KUNIT_FAIL(test, "round %d: a registration failed", round);
+			ddm_put_device(&d->dev);
+			break;
+		}
+		if (d->dev.driver != &r->drv->drv)
+			unbound++;
+		for (n = 0; n < (int)ARRAY_SIZE(evs); n++) {
+			evs[n] = ddm_listener_poll(l);
+			if (IS_ERR(evs[n]))
+				break;
+		}
+		bind = hp_h2_at(evs, n, d->dev.obj, DDM_UEVENT_BIND);
+		if (bind < hp_h2_at(evs, n, d->dev.obj, DDM_UEVENT_ADD) ||
+		    bind < hp_h2_at(evs, n, r->drv->drv.obj, DDM_UEVENT_ADD))
+			out_of_order++;
+		while (n)
+			ddm_uevent_free(evs[--n]);
+		ddm_device_unregister(&d->dev);
+		ddm_driver_unregister(&r->drv->drv);
+		ddm_listener_flush(l);
+	}
+	kthread_stop(t);
+	kunit_info(test, "%d rounds: %d binds before an add, %d left unbound",
+		   round, out_of_order, unbound);
+	KUNIT_EXPECT_EQ(test, out_of_order, 0);
+	KUNIT_EXPECT_EQ(test, unbound, 0);
+	fx_teardown(test, c, round);
+}
+
 static struct kunit_case ddm_hotplug_test_cases[] = {
 	KUNIT_CASE(ddm_hotplug_add_and_del_emit_nothing),
 	KUNIT_CASE(ddm_hotplug_add_event_after_attrs),
@@ -599,6 +695,7 @@ static struct kunit_case ddm_hotplug_test_cases[] = {
 	KUNIT_CASE(ddm_hotplug_device_events_in_order),
 	KUNIT_CASE(ddm_hotplug_driver_unregister_events),
 	KUNIT_CASE(ddm_hotplug_listener_thread_finds_attrs),
+	KUNIT_CASE(ddm_hotplug_no_bind_before_add_in_races),
 	{}
 };
 
