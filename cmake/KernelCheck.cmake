@@ -12,6 +12,7 @@
 # Tests (ctest):
 #   label "patches": kernel-unpack (fixture), kernel-patches-current,
 #                    kernel-patches-apply, kernel-patches-checkpatch,
+#                    kernel-upstream-patch (kernel-patches/upstream/),
 #                    qemu-scan-selftest (the console scanner on fake logs)
 #   label "qemu":    qemu-check
 #
@@ -83,8 +84,12 @@ if(KLIST_QEMU)
 	add_test(NAME kernel-patches-checkpatch
 		 COMMAND "${_kscripts}/kernel-checkpatch.sh"
 			 "${_kpristine}" "${PROJECT_SOURCE_DIR}")
+	# The fix for the kernel's own klist (kernel-patches/upstream/).
+	add_test(NAME kernel-upstream-patch
+		 COMMAND "${_kscripts}/kernel-check-upstream.sh"
+			 "${_kpristine}" "${PROJECT_SOURCE_DIR}")
 	set_tests_properties(kernel-patches-current kernel-patches-apply
-			     kernel-patches-checkpatch PROPERTIES
+			     kernel-patches-checkpatch kernel-upstream-patch PROPERTIES
 		LABELS patches FIXTURES_REQUIRED kernel_pristine TIMEOUT 600)
 
 	# The console scanner on synthetic logs (no kernel needed).

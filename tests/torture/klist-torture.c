@@ -25,6 +25,12 @@
  *
  *   klist-torture [--duration-ms N] [--walkers N] [--mutators N]
  *                 [--slots N] [--seed N] [--sched-permille N] [--keep-going]
+ *                 [--kernel-contract]
+ *
+ * --kernel-contract keeps to what 6.1's klist promises, for the
+ * conformance run against a kernel's klist.c (tests/conformance/): one
+ * remover per node, and no walks in interrupts (6.1 adds and deletes
+ * with interrupts on).
  *
  * The first error ends the run (so the run time is the time to detect);
  * --keep-going counts them all instead.
@@ -91,7 +97,8 @@ struct tlist {
 static struct {
 	unsigned int duration_ms, walkers, mutators, slots, permille;
 	unsigned long long seed;
-} cfg = { 3000, 3, 2, 64, 100, 0 };
+	bool kernel_contract;
+} cfg = { 3000, 3, 2, 64, 100, 0, false };
 
 static struct tlist lists[2];
 static atomic_long_t ops, walks, n_gets, n_puts, objects;
@@ -191,7 +198,7 @@ static void plain_removed(struct tnode *t)
 static void plain_remove(struct tnode *t, bool share)
 {
 	atomic_set(&t->removers, 1);
-	if (share) {
+	if (share && !cfg.kernel_contract) {
 		spin_lock(&handoff_lock);
 		if (!handoff) {
 			atomic_set(&t->removers, 2);
@@ -311,7 +318,7 @@ static void walk(struct tlist *l, unsigned long long r, struct seen_set *seen)
 
 	memset(seen->ids, 0, sizeof(seen->ids));
 	seen->cap = ARRAY_SIZE(seen->ids);
-	if (!l->pinned && (r >> 20) % 8 == 0)
+	if (!l->pinned && !cfg.kernel_contract && (r >> 20) % 8 == 0)
 		shim_raise_irq(irq_walk, l);	/* arrives during this walk */
 	klist_iter_init_node(&l->k, &iter, start ? &start->kn : NULL);
 	while (count < limit) {
@@ -406,7 +413,7 @@ static void tlist_drain(struct tlist *l)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N] [--keep-going]\n",
+		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N] [--keep-going] [--kernel-contract]\n",
 		prog);
 	exit(2);
 }
@@ -421,6 +428,7 @@ static void parse_args(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "sched-permille", required_argument, NULL, 'p' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "kernel-contract", no_argument, NULL, 'K' },
 		{ }
 	};
 	int c;
@@ -434,6 +442,7 @@ static void parse_args(int argc, char **argv)
 		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
 		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
 		case 'k': torture.keep_going = true; break;
+		case 'K': cfg.kernel_contract = true; break;
 		default: usage(argv[0]);
 		}
 	}

@@ -21,6 +21,7 @@
 
 struct kfx_remover {
 	struct klist_node *node;
+	struct klist *readd;		/* if set: add the node here at once */
 	struct completion done;		/* klist_remove() has returned */
 	struct task_struct *task;
 };
@@ -34,8 +35,27 @@ static inline int kfx_remover_fn(void *data)
 	struct kfx_remover *r = data;
 
 	klist_remove(r->node);
+	if (r->readd)		/* as device_move() does with knode_parent */
+		klist_add_tail(r->node, r->readd);
 	complete(&r->done);
 	return 0;
+}
+
+/*
+ * Start a kthread named "@name-@i" that removes @n and, if @to is set,
+ * adds it to @to as soon as the remove returns.
+ */
+static inline void kfx_start_remover_readd(struct kunit *test,
+					   struct kfx_remover *r,
+					   struct klist_node *n, struct klist *to,
+					   const char *name, int i)
+{
+	r->node = n;
+	r->readd = to;
+	init_completion(&r->done);
+	r->task = kthread_run(kfx_remover_fn, r, "%s-%d", name, i);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
+	get_task_struct(r->task);
 }
 
 /* Start a kthread named "@name-@i" that removes @n. */
@@ -44,11 +64,7 @@ static inline void kfx_start_remover(struct kunit *test,
 				     struct klist_node *n,
 				     const char *name, int i)
 {
-	r->node = n;
-	init_completion(&r->done);
-	r->task = kthread_run(kfx_remover_fn, r, "%s-%d", name, i);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(r->task));
-	get_task_struct(r->task);
+	kfx_start_remover_readd(test, r, n, NULL, name, i);
 }
 
 static inline void kfx_stop_remover(struct kfx_remover *r)

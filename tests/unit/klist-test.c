@@ -678,6 +678,50 @@ static void klist_test_readd_after_remove(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&other->k.k_list));
 }
 
+/*
+ * A node removed while a walk stands on it, and added to another list
+ * the moment klist_remove() returns (device_move() does this with
+ * knode_parent): it is on the new list, attached, and deletes cleanly,
+ * round after round.  Under 6.1's release order (K6) the release could
+ * clear the list pointer of the node on its new list after the remover
+ * returned; klist_userspace/klist_k6_readd_at_once_keeps_new_list forces
+ * that window, here it runs on the scheduler of either world.
+ */
+#define KT_READD_ROUNDS	50
+
+static void klist_test_readd_while_walked(struct kunit *test)
+{
+	struct klist from, to;
+	struct klist_node n = {};
+	struct kfx_remover r = {};
+	struct klist_iter iter;
+	int round, lost = 0;
+
+	klist_init(&from, NULL, NULL);
+	klist_init(&to, NULL, NULL);
+	for (round = 0; round < KT_READD_ROUNDS; round++) {
+		klist_add_tail(&n, &from);
+		klist_iter_init(&from, &iter);
+		KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &n);
+		kfx_start_remover_readd(test, &r, &n, &to, "kt-readd", round);
+		KUNIT_ASSERT_TRUE(test, kfx_remover_waiting(&r));
+		klist_iter_exit(&iter);	/* the release, and the remover's return */
+		wait_for_completion(&r.done);
+		kfx_stop_remover(&r);
+		if (!klist_node_attached(&n)) {
+			lost++;	/* a delete would go through NULL: stop */
+			break;
+		}
+		klist_iter_init(&to, &iter);
+		KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &n);
+		klist_iter_exit(&iter);
+		klist_del(&n);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0, "a re-added node lost its list pointer");
+	KUNIT_EXPECT_TRUE(test, list_empty(&from.k_list));
+	KUNIT_EXPECT_TRUE(test, list_empty(&to.k_list));
+}
+
 static void klist_test_many_nodes(struct kunit *test)
 {
 	const int count = 1000;
@@ -755,6 +799,7 @@ static struct kunit_case klist_test_cases[] = {
 	KUNIT_CASE(klist_test_remove_waits_for_walker),
 	KUNIT_CASE(klist_test_removers_of_different_nodes),
 	KUNIT_CASE(klist_test_readd_after_remove),
+	KUNIT_CASE(klist_test_readd_while_walked),
 	KUNIT_CASE(klist_test_many_nodes),
 	KUNIT_CASE(klist_test_layout),
 	{}

@@ -111,6 +111,86 @@ static void klist_k6_release_never_touches_freed_node(struct kunit *test)
 	/* A write into the freed node is found by the end-of-test poison check. */
 }
 
+/*
+ * K6, the other half: the remover re-adds the node at once.
+ *
+ * The driver core does this: device_move() takes knode_parent off the
+ * old parent's children with klist_remove() and adds it to the new
+ * parent's right after.  With 6.1's release order the late
+ * "n->n_klist = NULL" (step 5 above) then lands on a node that is on
+ * its new list: klist_node_attached() says false for a linked node, and
+ * the next klist_del() or klist_remove() of it goes through NULL.
+ * Here the same hook holds the release after klist_remove_lock until the
+ * remover has added the node to a second list; the node must be on that
+ * list, attached, and delete cleanly.
+ *
+ * Also caught by tests/defects/klist/K6-release-wakes-before-detaching.patch
+ * (there the re-add finds the node still on its old list: X2's report);
+ * the conformance run (tests/conformance/) shows 6.1's own klist.c
+ * losing the node's list pointer.
+ */
+struct k6_readd {
+	struct klist_node kn;
+	struct klist *to;
+	atomic_t readded;
+	struct completion done;
+};
+
+static int k6_readd_fn(void *data)
+{
+	struct k6_readd *r = data;
+
+	klist_remove(&r->kn);
+	klist_add_tail(&r->kn, r->to);	/* at once, as device_move() */
+	atomic_set(&r->readded, 1);
+	complete(&r->done);
+	return 0;
+}
+
+static void k6_let_remover_readd(void *data)
+{
+	struct k6_readd *r = data;
+	long end = shim_now_ms() + 1000;
+
+	while (!atomic_read(&r->readded) && shim_now_ms() < end)
+		sched_yield();	/* may not sleep: k_lock is held here */
+}
+
+static void klist_k6_readd_at_once_keeps_new_list(struct kunit *test)
+{
+	struct k6_readd r = { .readded = ATOMIC_INIT(0) };
+	struct klist from, to;
+	struct klist_iter iter;
+	struct task_struct *t;
+
+	klist_init(&from, NULL, NULL);
+	klist_init(&to, NULL, NULL);
+	r.to = &to;
+	init_completion(&r.done);
+	klist_add_tail(&r.kn, &from);
+	klist_iter_init(&from, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &r.kn);
+
+	t = kthread_run(k6_readd_fn, &r, "k6-readd");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	KUNIT_ASSERT_TRUE(test, kfx_task_waiting(t));
+
+	shim_on_unlock("klist_remove_lock", k6_let_remover_readd, &r);
+	klist_iter_exit(&iter);		/* the last reference: release runs here */
+	wait_for_completion(&r.done);
+	kthread_stop(t);
+	put_task_struct(t);
+	KUNIT_EXPECT_TRUE(test, list_empty(&from.k_list));
+	KUNIT_ASSERT_TRUE_MSG(test, klist_node_attached(&r.kn),
+			      "the re-added node lost its list pointer");
+	klist_iter_init(&to, &iter);
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &r.kn);
+	klist_iter_exit(&iter);
+	klist_del(&r.kn);
+	KUNIT_EXPECT_TRUE(test, list_empty(&to.k_list));
+}
+
 /* --- K7 ---------------------------------------------------------------- */
 
 struct k7_ctx {
@@ -477,6 +557,7 @@ static void klist_x2_add_of_linked_node_reported(struct kunit *test)
 
 static struct kunit_case klist_userspace_test_cases[] = {
 	KUNIT_CASE(klist_k6_release_never_touches_freed_node),
+	KUNIT_CASE(klist_k6_readd_at_once_keeps_new_list),
 	KUNIT_CASE(klist_k7_walk_safe_against_interrupt),
 	KUNIT_CASE(klist_k7_irqs_stay_disabled),
 	KUNIT_CASE(klist_misuse_double_del_reported),
