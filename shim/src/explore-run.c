@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim_explore(): the parent side.  Each schedule runs in a forked
+ * child, so every run starts from the same fresh state and a crash, a
+ * guard fault or a report only ends that run.  The parent keeps the
+ * strategy's state (the depth-first stack, the PCT and random seeds),
+ * hands the child its plan and reads back what it did, through one
+ * shared mapping.  The first failure is minimised (its deviations from
+ * the default schedule dropped one by one while it still fails), then
+ * replayed with its output shown and printed as an interleaving.
+ */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include "shim-internal.h"
+#include "explore-internal.h"
+
+static struct ctl_shared *sh;
+static struct dfs dfs;
+static struct ctl_shared first;	/* the first failing run's record */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct body {
+	void (*fn)(void *ctx);
+	void *ctx;
+};
+
+static int body_main(void *data)
+{
+	struct body *b = data;
+
+	b->fn(b->ctx);
+	return 0;
+}
+
+/* The child: one run of @sc under the plan in sh; never returns. */
+static void child(const struct shim_scenario *sc, bool verbose)
+{
+	struct task_struct *t[SHIM_EXPLORE_MAX_BODIES];
+	struct body b[SHIM_EXPLORE_MAX_BODIES];
+	void *ctx;
+	int i, n = 0;
+
+	if (!verbose) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	alarm(30);	/* a run that never ends is a bug of ours: stop it */
+	shim_set_fail_handler(shim_ctl_fail);
+	shim_test_begin(sc->name);
+	snprintf(current->comm, sizeof(current->comm), "main");
+	shim_ctl_start(sh);
+	ctx = sc->setup ? sc->setup() : NULL;
+	for (i = 0; i < SHIM_EXPLORE_MAX_BODIES && sc->body[i]; i++) {
+		b[i].fn = sc->body[i];
+		b[i].ctx = ctx;
+		t[i] = kthread_create(body_main, &b[i], "T%d", i + 1);
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(t[i]);
+	for (i = 0; i < n; i++)
+		shim_kthread_wait_exit(t[i]);
+	if (sc->check)
+		sc->check(ctx);
+	if (shim_test_end())
+		shim_ctl_fail(__FILE__, __LINE__, "end-of-test checks failed");
+	fflush(NULL);
+	_exit(0);
+}
+
+/* One schedule; true if it failed (sh->title says how). */
+static bool run_once(const struct shim_scenario *sc, bool verbose)
+{
+	int status = 0;
+	pid_t pid;
+
+	sh->nchoices = 0;
+	sh->nsteps = 0;
+	sh->ntasks = 0;
+	sh->failed = false;
+	sh->diverged = false;
+	sh->title[0] = '\0';
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("explore: fork");
+		exit(2);
+	}
+	if (pid == 0)
+		child(sc, verbose);
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !sh->failed)
+		return false;
+	if (!sh->failed) {
+		if (WIFSIGNALED(status))
+			snprintf(sh->title, sizeof(sh->title), "run killed by signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(sh->title, sizeof(sh->title), "run exited with status %d",
+				 WEXITSTATUS(status));
+		sh->failed = true;
+	}
+	return true;
+}
+
+static void plan_default(void)
+{
+	sh->mode = CTL_FOLLOW;
+	sh->nforced = 0;
+}
+
+/* The plan that makes the recorded run's deviations, less the @skip-th. */
+static int plan_from_record(int skip)
+{
+	int i, dev = 0, kept = 0;
+
+	for (i = 0; i < sh->nchoices; i++)
+		sh->forced[i] = -1;
+	for (i = 0; i < sh->nchoices; i++) {
+		const struct ctl_choice *c = &sh->ch[i];
+
+		if (c->chosen == ctl_default_choice(c->enabled, c->cur))
+			continue;
+		if (dev++ == skip)
+			continue;
+		sh->forced[i] = c->chosen;
+		kept++;
+	}
+	sh->mode = CTL_FOLLOW;
+	sh->nforced = sh->nchoices;
+	return dev;
+}
+
+/*
+ * Drop deviations while the run still fails: fewer preemptions, shorter
+ * story.  Each kept run replaces the record, so indices stay right.
+ * Leaves the minimised plan in sh and its string in @out.
+ */
+static void minimise(const struct shim_scenario *sc, char *out, size_t len)
+{
+	static struct ctl_shared best;
+	double end = now_ms() + 3000;
+	int j = 0, runs = 0;
+
+	best = *sh;
+	ctl_encode(sc->name, &best, out, len);
+	for (;;) {
+		int dev;
+
+		*sh = best;
+		dev = plan_from_record(j);
+		if (j >= dev || runs >= 400 || now_ms() > end)
+			break;
+		runs++;
+		if (run_once(sc, false) && !sh->diverged) {
+			best = *sh;	/* still fails without it: keep that */
+			continue;
+		}
+		j++;
+	}
+	*sh = best;
+	ctl_encode(sc->name, &best, out, len);
+	plan_from_record(-1);
+}
+
+static const char *strategy_name(const struct shim_explore_opts *o, char *buf,
+				 size_t len)
+{
+	switch (o->strategy) {
+	case SHIM_EXPLORE_DFS:
+		snprintf(buf, len, "dfs k<=%u", o->bound);
+		break;
+	case SHIM_EXPLORE_PCT:
+		snprintf(buf, len, "pct d=%u", o->depth ? o->depth : 3);
+		break;
+	case SHIM_EXPLORE_RANDOM:
+		snprintf(buf, len, "random");
+		break;
+	default:
+		snprintf(buf, len, "replay");
+	}
+	return buf;
+}
+
+/* Replay the minimised failure with its output, and print it. */
+static void show_failure(const struct shim_scenario *sc,
+			 struct shim_explore_result *r, bool quiet)
+{
+	minimise(sc, r->schedule, sizeof(r->schedule));
+	if (quiet) {
+		run_once(sc, false);
+		r->trace_hash = ctl_hash(sh);
+		return;
+	}
+	fprintf(stderr, "explore: %s: FAILED: %s\n", sc->name, r->title);
+	fprintf(stderr, "explore: %s: minimised schedule (%d preemptions), replayed:\n",
+		sc->name, ctl_preemptions(sh));
+	run_once(sc, true);
+	r->trace_hash = ctl_hash(sh);
+	fprintf(stderr, "explore: schedule %s\n", r->schedule);
+	fprintf(stderr, "explore: replay with SHIM_SCHEDULE='%s' (or shim_explore_opts.replay)\n",
+		r->schedule);
+	fprintf(stderr, "explore: the interleaving (one line per scheduling point, * = preemption):\n");
+	ctl_render(sh, stderr);
+}
+
+static void note_failure(const struct shim_scenario *sc,
+			 struct shim_explore_result *r, double start)
+{
+	r->failures++;
+	if (r->first_failure)
+		return;
+	r->first_failure = r->schedules;
+	r->first_failure_ms = now_ms() - start;
+	snprintf(r->title, sizeof(r->title), "%s", sh->title);
+	first = *sh;
+}
+
+static bool over_budget(const struct shim_explore_opts *o,
+			const struct shim_explore_result *r, double start)
+{
+	unsigned long max = o->max_schedules ? o->max_schedules : 100000;
+	unsigned int ms = o->max_ms ? o->max_ms : 20000;
+
+	return r->schedules >= max || now_ms() - start >= ms;
+}
+
+static void explore_dfs(const struct shim_scenario *sc,
+			const struct shim_explore_opts *o,
+			struct shim_explore_result *r, double start)
+{
+	unsigned int k = o->iterate ? 0 : o->bound;
+
+	for (; k <= o->bound; k++) {
+		dfs_reset(&dfs, k);
+		plan_default();
+		r->space = 0;
+		for (;;) {
+			bool failed;
+
+			if (over_budget(o, r, start))
+				return;
+			failed = run_once(sc, false);
+			r->schedules++;
+			r->space++;
+			if (sh->nsteps > (int)r->max_steps)
+				r->max_steps = (unsigned int)sh->nsteps;
+			if (!dfs_record(&dfs, sh)) {
+				snprintf(sh->title, sizeof(sh->title),
+					 "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
+				sh->failed = failed = true;
+			}
+			if (failed) {
+				note_failure(sc, r, start);
+				if (o->stop_on_failure)
+					return;
+			}
+			if (!dfs_next(&dfs, sh))
+				break;
+		}
+		r->bound_done = (int)k;
+	}
+	r->covered = true;
+}
+
+static void explore_seeded(const struct shim_scenario *sc,
+			   const struct shim_explore_opts *o,
+			   struct shim_explore_result *r, double start)
+{
+	unsigned long long seed = o->seed ? o->seed : 1;
+	int steps = 0;
+
+	while (!over_budget(o, r, start)) {
+		sh->mode = o->strategy == SHIM_EXPLORE_PCT ? CTL_PCT : CTL_RANDOM;
+		sh->seed = seed++;
+		sh->pct_depth = o->depth ? (int)o->depth : 3;
+		sh->pct_steps = steps ? steps : 50;
+		run_once(sc, false);
+		r->schedules++;
+		if (sh->nchoices > steps)
+			steps = sh->nchoices;	/* PCT's k: the longest run yet */
+		if (sh->nsteps > (int)r->max_steps)
+			r->max_steps = (unsigned int)sh->nsteps;
+		if (sh->failed) {
+			note_failure(sc, r, start);
+			if (o->stop_on_failure)
+				return;
+		}
+	}
+}
+
+unsigned long shim_explore(const struct shim_scenario *sc,
+			   const struct shim_explore_opts *opts,
+			   struct shim_explore_result *r)
+{
+	struct shim_explore_opts o = *opts;
+	const char *env = getenv("SHIM_SCHEDULE");
+	double start = now_ms();
+	char sname[32];
+
+	memset(r, 0, sizeof(*r));
+	r->bound_done = -1;
+	if (!sh) {
+		/*
+		 * Set the allocator up here, once, not in every child: its
+		 * pools and the libraries it loads are then inherited.
+		 */
+		kfree(kmalloc(1, GFP_KERNEL));
+		sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (sh == MAP_FAILED) {
+			perror("explore: mmap");
+			exit(2);
+		}
+	}
+	if (env && !strncmp(env, sc->name, strlen(sc->name)) &&
+	    env[strlen(sc->name)] == '/') {
+		o.strategy = SHIM_EXPLORE_REPLAY;
+		o.replay = env;
+	}
+	if (o.strategy == SHIM_EXPLORE_REPLAY) {
+		const char *err = o.replay ? ctl_decode(o.replay, sc->name, sh) :
+			"no schedule string";
+
+		if (err) {
+			fprintf(stderr, "explore: %s: cannot replay '%s': %s\n",
+				sc->name, o.replay ? o.replay : "", err);
+			r->failures = 1;
+			snprintf(r->title, sizeof(r->title), "bad schedule: %s", err);
+			return 1;
+		}
+		run_once(sc, true);
+		r->schedules = 1;
+		r->max_steps = (unsigned int)sh->nsteps;
+		r->trace_hash = ctl_hash(sh);
+		if (sh->diverged)
+			fprintf(stderr, "explore: %s: the schedule does not fit this program: it diverged\n",
+				sc->name);
+		if (sh->failed) {
+			r->failures = r->first_failure = 1;
+			snprintf(r->title, sizeof(r->title), "%s", sh->title);
+		}
+		ctl_encode(sc->name, sh, r->schedule, sizeof(r->schedule));
+		r->ms = now_ms() - start;
+		if (!o.quiet) {
+			fprintf(stderr, "explore: %s: replay of %s: %s\n", sc->name,
+				o.replay, sh->failed ? sh->title : "passed");
+			ctl_render(sh, stderr);
+		}
+		return r->failures;
+	}
+	if (o.strategy == SHIM_EXPLORE_DFS)
+		explore_dfs(sc, &o, r, start);
+	else
+		explore_seeded(sc, &o, r, start);
+	r->ms = now_ms() - start;
+	if (r->first_failure) {
+		/* Back to the first failure's record: minimise and show it. */
+		*sh = first;
+		show_failure(sc, r, o.quiet);
+	}
+	if (!o.quiet) {
+		fprintf(stderr, "explore: %s: %s: %lu schedules (longest %u steps), %lu failures",
+			sc->name, strategy_name(&o, sname, sizeof(sname)),
+			r->schedules, r->max_steps, r->failures);
+		if (r->first_failure)
+			fprintf(stderr, ", first at schedule %lu after %.3f s",
+				r->first_failure, r->first_failure_ms / 1e3);
+		if (o.strategy == SHIM_EXPLORE_DFS && r->covered)
+			fprintf(stderr, ", covered: all %lu schedules with at most %u preemptions",
+				r->space, o.bound);
+		else if (o.strategy == SHIM_EXPLORE_DFS && r->first_failure &&
+			 o.stop_on_failure)
+			fprintf(stderr, ", stopped at the first failure (bound %d covered before it)",
+				r->bound_done);
+		else if (o.strategy == SHIM_EXPLORE_DFS)
+			fprintf(stderr, ", not covered: budget spent (bound %d covered)",
+				r->bound_done);
+		else
+			fprintf(stderr, ", not exhaustive");
+		fprintf(stderr, ", %.3f s\n", r->ms / 1e3);
+	}
+	return r->failures;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explore: run scenarios by name under a strategy and a budget, outside
+ * the KUnit runner.  scripts/time-to-detect.sh builds it against each
+ * defect patch and hunts the defect with it.
+ *
+ *   explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED]
+ *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-q] [-l] NAME...
+ *
+ * -a keeps going after a failure; -l lists the scenarios.  For each
+ * scenario one line "RESULT name strategy schedules first_failure
+ * first_ms total_ms bound_done covered failures schedule" follows the
+ * explorer's own output.  Exit status 1 if any scenario failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explore-scenarios.h"
+
+#define ENTRY(name)	&name,
+static const struct shim_scenario *all[] = {
+	EXPLORE_SELF_SCENARIOS(ENTRY)
+	EXPLORE_KLIST_SCENARIOS(ENTRY)
+	EXPLORE_DDM_SCENARIOS(ENTRY)
+	NULL
+};
+
+static const struct shim_scenario *find(const char *name)
+{
+	int i;
+
+	for (i = 0; all[i]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS, .bound = 2, .iterate = true,
+		.stop_on_failure = true, .max_ms = 10000,
+	};
+	const char *strategy = "dfs";
+	int opt, i, failed = 0;
+
+	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aql")) != -1) {
+		switch (opt) {
+		case 's':
+			strategy = optarg;
+			if (!strcmp(optarg, "pct"))
+				o.strategy = SHIM_EXPLORE_PCT;
+			else if (!strcmp(optarg, "random"))
+				o.strategy = SHIM_EXPLORE_RANDOM;
+			else if (strcmp(optarg, "dfs"))
+				goto usage;
+			break;
+		case 'k':
+			o.bound = (unsigned int)atoi(optarg);
+			break;
+		case 'd':
+			o.depth = (unsigned int)atoi(optarg);
+			break;
+		case 'S':
+			o.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'n':
+			o.max_schedules = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			o.max_ms = (unsigned int)atoi(optarg);
+			break;
+		case 'r':
+			o.strategy = SHIM_EXPLORE_REPLAY;
+			o.replay = optarg;
+			strategy = "replay";
+			break;
+		case 'a':
+			o.stop_on_failure = false;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'l':
+			for (i = 0; all[i]; i++)
+				printf("%s\n", all[i]->name);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	for (i = optind; i < argc; i++) {
+		const struct shim_scenario *sc = find(argv[i]);
+		struct shim_explore_result r;
+
+		if (!sc) {
+			fprintf(stderr, "explore: no scenario %s\n", argv[i]);
+			return 2;
+		}
+		shim_explore(sc, &o, &r);
+		printf("RESULT %s %s %lu %lu %.1f %.1f %d %d %lu %s\n", sc->name,
+		       strategy, r.schedules, r.first_failure, r.first_failure_ms,
+		       r.ms, r.bound_done, r.covered, r.failures,
+		       r.first_failure ? r.schedule : "-");
+		fflush(stdout);
+		failed |= r.failures > 0;
+	}
+	return failed;
+usage:
+	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-q] [-l] NAME...\n");
+	return 2;
+}
