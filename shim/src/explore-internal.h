@@ -57,6 +57,7 @@ struct ctl_shared {
 
 /* explore.c: the controlled scheduler, in the child */
 void shim_ctl_start(struct ctl_shared *sh);
+void shim_ctl_stop(void);
 void shim_ctl_fail(const char *file, int line, const char *title);
 const char *shim_op_name(int op);
 

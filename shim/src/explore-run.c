@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shim_explore(): the parent side.  Each schedule runs in a forked
- * child, so every run starts from the same fresh state and a crash, a
- * guard fault or a report only ends that run.  The parent keeps the
- * strategy's state (the depth-first stack, the PCT and random seeds),
- * hands the child its plan and reads back what it did, through one
- * shared mapping.  The first failure is minimised (its deviations from
+ * shim_explore(): the parent side.  Schedules run in forked children,
+ * so a crash, a guard fault or a report only ends a child.  A fork costs
+ * milliseconds here, so a child runs a batch of schedules, one after
+ * the other: a run that passed left nothing behind (the end-of-test
+ * checks say so: no allocation, kthread, lock or expectation left), and
+ * task numbers are reset, so the next run starts as from a fresh fork.
+ * The strategy's state (the depth-first stack, the seeds) is in the
+ * mapping shared with the child, which advances it after each passing
+ * run; a failing run ends the child, and the parent takes it from there.
+ * The failure shown is always a fresh child's replay.  The first failure is minimised (its deviations from
  * the default schedule dropped one by one while it still fails), then
  * replayed with its output shown and printed as an interleaving.
  */
@@ -28,8 +32,25 @@
 #include "shim-internal.h"
 #include "explore-internal.h"
 
+#define BATCH	256	/* schedules per child */
+
+/* Shared with the children. */
+struct explore_shm {
+	struct ctl_shared sh;
+	struct dfs dfs;
+	unsigned long total;		/* schedules started */
+	unsigned long space;		/* ... at the current bound */
+	unsigned long max_runs;
+	double deadline;		/* now_ms() at which to stop */
+	bool exhausted;			/* dfs_next() found no more */
+	bool seeded;			/* PCT or random, else the DFS plan */
+	unsigned long long next_seed;
+	int steps;			/* PCT's k: longest run yet, in choices */
+	unsigned int max_steps;
+};
+
+static struct explore_shm *shm;
 static struct ctl_shared *sh;
-static struct dfs dfs;
 static struct ctl_shared first;	/* the first failing run's record */
 
 static double now_ms(void)
@@ -53,22 +74,26 @@ static int body_main(void *data)
 	return 0;
 }
 
-/* The child: one run of @sc under the plan in sh; never returns. */
-static void child(const struct shim_scenario *sc, bool verbose)
+static void reset_record(void)
+{
+	sh->nchoices = 0;
+	sh->nsteps = 0;
+	sh->ntasks = 0;
+	sh->failed = false;
+	sh->diverged = false;
+	sh->title[0] = '\0';
+}
+
+/* One run of @sc under the plan in sh, in a child; returns if it passed. */
+static void run_inline(const struct shim_scenario *sc)
 {
 	struct task_struct *t[SHIM_EXPLORE_MAX_BODIES];
 	struct body b[SHIM_EXPLORE_MAX_BODIES];
 	void *ctx;
 	int i, n = 0;
 
-	if (!verbose) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
+	reset_record();
 	alarm(30);	/* a run that never ends is a bug of ours: stop it */
-	shim_set_fail_handler(shim_ctl_fail);
 	shim_test_begin(sc->name);
 	snprintf(current->comm, sizeof(current->comm), "main");
 	shim_ctl_start(sh);
@@ -87,8 +112,92 @@ static void child(const struct shim_scenario *sc, bool verbose)
 		sc->check(ctx);
 	if (shim_test_end())
 		shim_ctl_fail(__FILE__, __LINE__, "end-of-test checks failed");
+	shim_ctl_stop();
+}
+
+static void child_begin(bool verbose)
+{
+	if (!verbose) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	shim_set_fail_handler(shim_ctl_fail);
+}
+
+/* The child of run_once(): one run; never returns. */
+static void child(const struct shim_scenario *sc, bool verbose)
+{
+	child_begin(verbose);
+	run_inline(sc);
 	fflush(NULL);
 	_exit(0);
+}
+
+/* A batch child: runs and advances the strategy until a failure ends it. */
+static void batch_child(const struct shim_scenario *sc)
+{
+	int pids = shim_pids_mark(), i;
+
+	child_begin(false);
+	for (i = 0; i < BATCH; i++) {
+		if (shm->total >= shm->max_runs || now_ms() >= shm->deadline)
+			break;
+		shm->total++;
+		shm->space++;
+		if (shm->seeded) {
+			sh->seed = shm->next_seed++;
+			sh->pct_steps = shm->steps ? shm->steps : 50;
+		}
+		shim_pids_reset(pids);
+		run_inline(sc);
+		if (sh->nchoices > shm->steps)
+			shm->steps = sh->nchoices;
+		if ((unsigned int)sh->nsteps > shm->max_steps)
+			shm->max_steps = (unsigned int)sh->nsteps;
+		if (shm->seeded)
+			continue;
+		if (!dfs_record(&shm->dfs, sh))
+			shim_ctl_fail(__FILE__, __LINE__,
+				      "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
+		if (!dfs_next(&shm->dfs, sh)) {
+			shm->exhausted = true;
+			break;
+		}
+	}
+	_exit(0);
+}
+
+/* Runs a batch; true if its last run failed (sh has it). */
+static bool run_batch(const struct shim_scenario *sc)
+{
+	int status = 0;
+	pid_t pid;
+
+	reset_record();
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("explore: fork");
+		exit(2);
+	}
+	if (pid == 0)
+		batch_child(sc);
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !sh->failed)
+		return false;
+	if (!sh->failed) {
+		if (WIFSIGNALED(status))
+			snprintf(sh->title, sizeof(sh->title), "run killed by signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(sh->title, sizeof(sh->title), "run exited with status %d",
+				 WEXITSTATUS(status));
+		sh->failed = true;
+	}
+	return true;
 }
 
 /* One schedule; true if it failed (sh->title says how). */
@@ -97,12 +206,7 @@ static bool run_once(const struct shim_scenario *sc, bool verbose)
 	int status = 0;
 	pid_t pid;
 
-	sh->nchoices = 0;
-	sh->nsteps = 0;
-	sh->ntasks = 0;
-	sh->failed = false;
-	sh->diverged = false;
-	sh->title[0] = '\0';
+	reset_record();
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -234,7 +338,7 @@ static void note_failure(const struct shim_scenario *sc,
 	r->failures++;
 	if (r->first_failure)
 		return;
-	r->first_failure = r->schedules;
+	r->first_failure = shm->total;
 	r->first_failure_ms = now_ms() - start;
 	snprintf(r->title, sizeof(r->title), "%s", sh->title);
 	first = *sh;
@@ -243,10 +347,7 @@ static void note_failure(const struct shim_scenario *sc,
 static bool over_budget(const struct shim_explore_opts *o,
 			const struct shim_explore_result *r, double start)
 {
-	unsigned long max = o->max_schedules ? o->max_schedules : 100000;
-	unsigned int ms = o->max_ms ? o->max_ms : 20000;
-
-	return r->schedules >= max || now_ms() - start >= ms;
+	return shm->total >= shm->max_runs || now_ms() >= shm->deadline;
 }
 
 static void explore_dfs(const struct shim_scenario *sc,
@@ -256,30 +357,25 @@ static void explore_dfs(const struct shim_scenario *sc,
 	unsigned int k = o->iterate ? 0 : o->bound;
 
 	for (; k <= o->bound; k++) {
-		dfs_reset(&dfs, k);
+		dfs_reset(&shm->dfs, k);
 		plan_default();
-		r->space = 0;
+		shm->space = 0;
+		shm->exhausted = false;
 		for (;;) {
-			bool failed;
-
 			if (over_budget(o, r, start))
 				return;
-			failed = run_once(sc, false);
-			r->schedules++;
-			r->space++;
-			if (sh->nsteps > (int)r->max_steps)
-				r->max_steps = (unsigned int)sh->nsteps;
-			if (!dfs_record(&dfs, sh)) {
-				snprintf(sh->title, sizeof(sh->title),
-					 "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
-				sh->failed = failed = true;
+			if (!run_batch(sc)) {
+				if (shm->exhausted)
+					break;
+				continue;
 			}
-			if (failed) {
-				note_failure(sc, r, start);
-				if (o->stop_on_failure)
-					return;
-			}
-			if (!dfs_next(&dfs, sh))
+			/* A failed run: the child left the stack to us. */
+			if (!sh->title[0] || !strstr(sh->title, "diverged"))
+				dfs_record(&shm->dfs, sh);
+			note_failure(sc, r, start);
+			if (o->stop_on_failure)
+				return;
+			if (!dfs_next(&shm->dfs, sh))
 				break;
 		}
 		r->bound_done = (int)k;
@@ -291,25 +387,17 @@ static void explore_seeded(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *o,
 			   struct shim_explore_result *r, double start)
 {
-	unsigned long long seed = o->seed ? o->seed : 1;
-	int steps = 0;
-
+	shm->seeded = true;
+	shm->next_seed = o->seed ? o->seed : 1;
+	shm->steps = 0;
+	sh->mode = o->strategy == SHIM_EXPLORE_PCT ? CTL_PCT : CTL_RANDOM;
+	sh->pct_depth = o->depth ? (int)o->depth : 3;
 	while (!over_budget(o, r, start)) {
-		sh->mode = o->strategy == SHIM_EXPLORE_PCT ? CTL_PCT : CTL_RANDOM;
-		sh->seed = seed++;
-		sh->pct_depth = o->depth ? (int)o->depth : 3;
-		sh->pct_steps = steps ? steps : 50;
-		run_once(sc, false);
-		r->schedules++;
-		if (sh->nchoices > steps)
-			steps = sh->nchoices;	/* PCT's k: the longest run yet */
-		if (sh->nsteps > (int)r->max_steps)
-			r->max_steps = (unsigned int)sh->nsteps;
-		if (sh->failed) {
-			note_failure(sc, r, start);
-			if (o->stop_on_failure)
-				return;
-		}
+		if (!run_batch(sc))
+			continue;
+		note_failure(sc, r, start);
+		if (o->stop_on_failure)
+			return;
 	}
 }
 
@@ -324,19 +412,26 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 
 	memset(r, 0, sizeof(*r));
 	r->bound_done = -1;
-	if (!sh) {
+	if (!shm) {
 		/*
 		 * Set the allocator up here, once, not in every child: its
 		 * pools and the libraries it loads are then inherited.
 		 */
 		kfree(kmalloc(1, GFP_KERNEL));
-		sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (sh == MAP_FAILED) {
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (shm == MAP_FAILED) {
 			perror("explore: mmap");
 			exit(2);
 		}
+		sh = &shm->sh;
 	}
+	shm->total = 0;
+	shm->space = 0;
+	shm->seeded = false;
+	shm->max_steps = 0;
+	shm->max_runs = o.max_schedules ? o.max_schedules : 100000;
+	shm->deadline = start + (o.max_ms ? o.max_ms : 20000);
 	if (env && !strncmp(env, sc->name, strlen(sc->name)) &&
 	    env[strlen(sc->name)] == '/') {
 		o.strategy = SHIM_EXPLORE_REPLAY;
@@ -378,6 +473,9 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	else
 		explore_seeded(sc, &o, r, start);
 	r->ms = now_ms() - start;
+	r->schedules = shm->total;
+	r->space = shm->space;
+	r->max_steps = shm->max_steps;
 	if (r->first_failure) {
 		/* Back to the first failure's record: minimise and show it. */
 		*sh = first;

@@ -440,6 +440,19 @@ void shim_ctl_task_exit(struct task_struct *p)
 	setcontext(&ctl.t[ctl.running].uc);
 }
 
+/* The run is over (its kthreads returned): free their stacks. */
+void shim_ctl_stop(void)
+{
+	int i;
+
+	shim_ctl_active = 0;
+	for (i = 1; i < ctl.ntasks; i++)
+		if (ctl.t[i].uc.uc_stack.ss_sp)
+			munmap(ctl.t[i].uc.uc_stack.ss_sp, CTL_STACK);
+	current->shim.ctl_slot = 0;
+	ctl.ntasks = 0;
+}
+
 /* The calling thread becomes task 0 of a controlled run. */
 void shim_ctl_start(struct ctl_shared *sh)
 {

@@ -42,6 +42,9 @@ struct timespec shim_deadline_ms(unsigned int ms);
 /* task.c */
 const char *shim_task_name(struct task_struct *p);
 void shim_set_current(struct task_struct *p);
+/* Task numbers: the explorer starts each run it batches from the same one. */
+int shim_pids_mark(void);
+void shim_pids_reset(int next);
 /* Called when a sleep overran the bound; returns if rescued. */
 void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);

@@ -70,6 +70,16 @@ void shim_set_current(struct task_struct *p)
 	this_task = p;
 }
 
+int shim_pids_mark(void)
+{
+	return next_pid;
+}
+
+void shim_pids_reset(int next)
+{
+	next_pid = next;
+}
+
 const char *shim_task_name(struct task_struct *p)
 {
 	return p ? p->comm : "?";

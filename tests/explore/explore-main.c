@@ -5,9 +5,10 @@
  * defect patch and hunts the defect with it.
  *
  *   explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED]
- *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-q] [-l] NAME...
+ *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-q] [-l] NAME...
  *
- * -a keeps going after a failure; -l lists the scenarios.  For each
+ * -a keeps going after a failure; -I runs only the bound given, not
+ * every bound up to it; -l lists the scenarios.  For each
  * scenario one line "RESULT name strategy schedules first_failure
  * first_ms total_ms bound_done covered failures schedule" follows the
  * explorer's own output.  Exit status 1 if any scenario failed.
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
 	const char *strategy = "dfs";
 	int opt, i, failed = 0;
 
-	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aql")) != -1) {
+	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aqlI")) != -1) {
 		switch (opt) {
 		case 's':
 			strategy = optarg;
@@ -80,6 +81,9 @@ int main(int argc, char **argv)
 		case 'a':
 			o.stop_on_failure = false;
 			break;
+		case 'I':
+			o.iterate = false;
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -104,11 +108,13 @@ int main(int argc, char **argv)
 		       strategy, r.schedules, r.first_failure, r.first_failure_ms,
 		       r.ms, r.bound_done, r.covered, r.failures,
 		       r.first_failure ? r.schedule : "-");
+		if (r.first_failure)
+			printf("REPORT %s: %s\n", sc->name, r.title);
 		fflush(stdout);
 		failed |= r.failures > 0;
 	}
 	return failed;
 usage:
-	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-q] [-l] NAME...\n");
+	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-q] [-l] NAME...\n");
 	return 2;
 }
