@@ -32,7 +32,16 @@
 	X(klist_hooks_walk_vs_del)		\
 	X(klist_walks_vs_del)
 
-#define EXPLORE_DDM_SCENARIOS(X)
+#define EXPLORE_DDM_SCENARIOS(X)		\
+	X(ddm_drv_unreg_vs_dev_unreg)		\
+	X(ddm_drv_reg_vs_dev_add)		\
+	X(ddm_sleeping_probe_vs_drv_unreg)	\
+	X(ddm_failing_probe_vs_dev_add)		\
+	X(ddm_bind_unbind_vs_suspend)		\
+	X(ddm_preset_driver_vs_drv_unreg)	\
+	X(ddm_null_bus_walk)			\
+	X(ddm_listener_unsubscribe_queued)	\
+	X(ddm_class_devno_create_destroy)
 
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
