@@ -175,9 +175,15 @@ median() {	# values... ("-" = not caught) -> median or "not caught"
 }
 
 # The explorer: one row per defect, every defect patch.
+explore_time() {	# log -> seconds to the first failure, or "-"
+	# The failing scenario's time to its first failure, plus the whole
+	# time of the scenarios run before it.
+	awk '$1 == "RESULT" { if ($5 > 0) { print (t + $6) / 1000; f = 1; exit } t += $7 } END { if (!f) print "-" }' "$1"
+}
 explore_rows() {
-	local table=$out/table.md p id bin names log walls r schedules first wall title
-	printf '| defect | scenario | strategy | schedules to first failure | wall time (median of 3) | found | report |\n|---|---|---|---|---|---|---|\n' > "$table"
+	local table=$out/table.md p id bin names log walls r wall title pct
+	local name strategy first schedule pfirst total
+	printf '| defect | scenario | DFS (ICB, k<=3): schedules to 1st failure | DFS wall (median of 3) | PCT d=3: schedules | PCT wall | schedule (minimised) | report |\n|---|---|---|---|---|---|---|---|\n' > "$table"
 	for p in none:klist none:ddm "$top"/tests/defects/*/*.patch; do
 		id=$(basename "$p" .patch)
 		if [ $# -gt 0 ] && [ "${p#none:}" = "$p" ]; then
@@ -186,31 +192,45 @@ explore_rows() {
 		[ -z "$baseline" ] && [ "${p#none:}" != "$p" ] && continue
 		names=$(scenarios_for "$p")
 		if [ -z "$names" ]; then
-			echo "| $id | - | - | - | - | no scenario | - |" >> "$table"
+			echo "| $id | - | - | - | - | - | no scenario | - |" >> "$table"
 			continue
 		fi
 		bin=$(build "$p" explore) || exit 1
+		if [ "${p#none:}" != "$p" ]; then
+			# lib/ as it is: every scenario, k<=2, must pass.
+			log=$(dirname "$bin")/explore-baseline.log
+			# shellcheck disable=SC2086
+			"$bin" -q -k 2 -t 5000 $names > "$log" 2>&1 || true
+			r=$(awk '$1 == "RESULT" { n += $4; f += $10; c += $9 } END { print n, f, c, NR }' "$log")
+			read -r total first schedule name <<< "$r"
+			echo "| $id | all $name of its group | $total schedules (k<=2), $first failing; $schedule of $name covered | - | - | - | - | - |" >> "$table"
+			echo "$id explore: $r" >&2
+			continue
+		fi
 		walls=()
 		for r in 1 2 3; do
 			log=$(dirname "$bin")/explore-run$r.log
 			# shellcheck disable=SC2086
-			timeout -k 5 $((timeout_s + 30)) "$bin" -q -k 3 -t $((timeout_s * 1000)) \
+			timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -k 3 -t $((timeout_s * 1000)) \
 				$names > "$log" 2>&1 || true
-			# Time to detect: the failing scenario's time to its first failure,
-			# plus the whole time of the scenarios run before it.
-			walls+=("$(awk '$1 == "RESULT" { if ($5 > 0) { print (t + $6) / 1000; f = 1; exit } t += $7 } END { if (!f) print "-" }' "$log")")
+			walls+=("$(explore_time "$log")")
 		done
 		r=$(awk '$1 == "RESULT" && $5 > 0 { print $2, $3, $5, $11; exit }' "$log")
 		title=$(grep -m1 "^REPORT " "$log" | sed 's/^REPORT [^:]*: //; s/|/\\|/g' | cut -c1-100 || true)
+		plog=$(dirname "$bin")/explore-pct.log
+		# shellcheck disable=SC2086
+		timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -s pct -d 3 -S 1 -t $((timeout_s * 1000)) \
+			$names > "$plog" 2>&1 || true
+		pfirst=$(awk '$1 == "RESULT" && $5 > 0 { print $5; exit }' "$plog")
+		pct=$(explore_time "$plog")
 		if [ -z "$r" ]; then
-			echo "| $id | $names | dfs k<=3 | - | - | not found (0 failing schedules) | - |" >> "$table"
+			echo "| $id | $names | not found | - | ${pfirst:--} | $pct | - | - |" >> "$table"
 		else
 			read -r name strategy first schedule <<< "$r"
-			# Bounds run before the failing one count too: schedules = its ordinal.
 			wall=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n 2p)
-			echo "| $id | $name | $strategy (ICB) | $first | ${wall} s | deterministic: \`$schedule\` | $title |" >> "$table"
+			echo "| $id | $name | $first | ${wall} s | ${pfirst:-not found} | $pct s | \`$schedule\` | $title |" >> "$table"
 		fi
-		echo "$id explore: ${walls[*]}" >&2
+		echo "$id explore: dfs ${walls[*]} pct $pct" >&2
 	done
 	cat "$table"
 }

@@ -336,6 +336,9 @@ static void note_failure(const struct shim_scenario *sc,
 			 struct shim_explore_result *r, double start)
 {
 	r->failures++;
+	/* The child died before it could count the failing run's steps. */
+	if ((unsigned int)sh->nsteps > shm->max_steps)
+		shm->max_steps = (unsigned int)sh->nsteps;
 	if (r->first_failure)
 		return;
 	r->first_failure = shm->total;
