@@ -126,7 +126,7 @@ static void child_begin(bool verbose)
 	shim_set_fail_handler(shim_ctl_fail);
 }
 
-/* The child of run_once(): one run; never returns. */
+/* The child of a single run: one run; never returns. */
 static void child(const struct shim_scenario *sc, bool verbose)
 {
 	child_begin(verbose);
@@ -169,8 +169,11 @@ static void batch_child(const struct shim_scenario *sc)
 	_exit(0);
 }
 
-/* Runs a batch; true if its last run failed (sh has it). */
-static bool run_batch(const struct shim_scenario *sc)
+/*
+ * One schedule (@batch false), or a batch of them; true if the (last)
+ * run failed, and then sh has it and its title says how.
+ */
+static bool fork_run(const struct shim_scenario *sc, bool batch, bool verbose)
 {
 	int status = 0;
 	pid_t pid;
@@ -182,37 +185,8 @@ static bool run_batch(const struct shim_scenario *sc)
 		perror("explore: fork");
 		exit(2);
 	}
-	if (pid == 0)
+	if (pid == 0 && batch)
 		batch_child(sc);
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !sh->failed)
-		return false;
-	if (!sh->failed) {
-		if (WIFSIGNALED(status))
-			snprintf(sh->title, sizeof(sh->title), "run killed by signal %d (%s)",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			snprintf(sh->title, sizeof(sh->title), "run exited with status %d",
-				 WEXITSTATUS(status));
-		sh->failed = true;
-	}
-	return true;
-}
-
-/* One schedule; true if it failed (sh->title says how). */
-static bool run_once(const struct shim_scenario *sc, bool verbose)
-{
-	int status = 0;
-	pid_t pid;
-
-	reset_record();
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("explore: fork");
-		exit(2);
-	}
 	if (pid == 0)
 		child(sc, verbose);
 	while (waitpid(pid, &status, 0) < 0)
@@ -280,7 +254,7 @@ static void minimise(const struct shim_scenario *sc, char *out, size_t len)
 		if (j >= dev || runs >= 400 || now_ms() > end)
 			break;
 		runs++;
-		if (run_once(sc, false) && !sh->diverged) {
+		if (fork_run(sc, false, false) && !sh->diverged) {
 			best = *sh;	/* still fails without it: keep that */
 			continue;
 		}
@@ -316,14 +290,14 @@ static void show_failure(const struct shim_scenario *sc,
 {
 	minimise(sc, r->schedule, sizeof(r->schedule));
 	if (quiet) {
-		run_once(sc, false);
+		fork_run(sc, false, false);
 		r->trace_hash = ctl_hash(sh);
 		return;
 	}
 	fprintf(stderr, "explore: %s: FAILED: %s\n", sc->name, r->title);
 	fprintf(stderr, "explore: %s: minimised schedule (%d preemptions), replayed:\n",
 		sc->name, ctl_preemptions(sh));
-	run_once(sc, true);
+	fork_run(sc, false, true);
 	r->trace_hash = ctl_hash(sh);
 	fprintf(stderr, "explore: schedule %s\n", r->schedule);
 	fprintf(stderr, "explore: replay with SHIM_SCHEDULE='%s' (or shim_explore_opts.replay)\n",
@@ -367,7 +341,7 @@ static void explore_dfs(const struct shim_scenario *sc,
 		for (;;) {
 			if (over_budget(o, r, start))
 				return;
-			if (!run_batch(sc)) {
+			if (!fork_run(sc, true, false)) {
 				if (shm->exhausted)
 					break;
 				continue;
@@ -396,7 +370,7 @@ static void explore_seeded(const struct shim_scenario *sc,
 	sh->mode = o->strategy == SHIM_EXPLORE_PCT ? CTL_PCT : CTL_RANDOM;
 	sh->pct_depth = o->depth ? (int)o->depth : 3;
 	while (!over_budget(o, r, start)) {
-		if (!run_batch(sc))
+		if (!fork_run(sc, true, false))
 			continue;
 		note_failure(sc, r, start);
 		if (o->stop_on_failure)
@@ -451,7 +425,7 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 			snprintf(r->title, sizeof(r->title), "bad schedule: %s", err);
 			return 1;
 		}
-		run_once(sc, true);
+		fork_run(sc, false, true);
 		r->schedules = 1;
 		r->max_steps = (unsigned int)sh->nsteps;
 		r->trace_hash = ctl_hash(sh);

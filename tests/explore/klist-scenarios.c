@@ -131,17 +131,24 @@ static unsigned int final_walk(struct kctx *c)
 	return walk(c, true, NULL, -1);
 }
 
-static void free_ctx(struct kctx *c)
+/* Delete what is still linked (the list's references go). */
+static void del_all(struct kctx *c)
 {
 	struct klist_iter i;
 	struct klist_node *n;
-	int j;
 
-	/* Remove what is still linked; free what was not freed by a body. */
 	klist_iter_init(&c->k, &i);
 	while ((n = klist_next(&i)))
 		klist_del(n);
 	klist_iter_exit(&i);
+}
+
+static void free_ctx(struct kctx *c)
+{
+	int j;
+
+	/* Free what was not freed by a body. */
+	del_all(c);
 	for (j = 0; j < NOBJ; j++)
 		if (c->o[j])
 			kfree(c->o[j]);
@@ -150,6 +157,17 @@ static void free_ctx(struct kctx *c)
 			kfree(c->extra[j]);
 	kfree(c);
 }
+
+/* The list holds exactly the nodes in @want, with no task running; then free. */
+static void expect_list(struct kctx *c, unsigned int want)
+{
+	unsigned int seen = final_walk(c);
+
+	SHIM_EXPLORE_CHECK(seen == want, "list is %#x, wanted %#x", seen, want);
+	free_ctx(c);
+}
+
+#define AC	((1u << A) | (1u << C))
 
 static void remove_b_and_free(struct kctx *c)
 {
@@ -161,12 +179,7 @@ static void remove_b_and_free(struct kctx *c)
 
 static void check_b_gone(void *ctx)
 {
-	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
-
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << C)),
-			   "list is %#x, wanted A and C", seen);
-	free_ctx(c);
+	expect_list(ctx, AC);
 }
 
 /* --- walkers against remove -------------------------------------------- */
@@ -219,13 +232,10 @@ static void del_b(void *ctx)
 static void check_b_unlinked(void *ctx)
 {
 	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
 
 	SHIM_EXPLORE_CHECK(!klist_node_attached(&c->o[B]->n),
 			   "B still attached with no walk on it");
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << C)),
-			   "list is %#x, wanted A and C", seen);
-	free_ctx(c);
+	expect_list(c, AC);
 }
 
 const struct shim_scenario klist_walk_stop_vs_del = {
@@ -264,12 +274,7 @@ static void walk_from_b_c_racing(void *ctx)
 
 static void check_c_unlinked(void *ctx)
 {
-	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
-
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << B)),
-			   "list is %#x, wanted A and B", seen);
-	free_ctx(c);
+	expect_list(ctx, (1u << A) | (1u << B));
 }
 
 /* K1: the walk's reference on its start node; the next node deleted meanwhile. */
@@ -371,25 +376,15 @@ static void remove_c_and_free(void *ctx)
 	c->o[C] = NULL;
 }
 
-static void add_d_tail_only(void *ctx)
-{
-	add_d_tail(ctx);
-}
-
 static void check_d_last(void *ctx)
 {
-	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
-
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << B) | (1u << D)),
-			   "list is %#x, wanted A B D", seen);
-	free_ctx(c);
+	expect_list(ctx, (1u << A) | (1u << B) | (1u << D));
 }
 
 const struct shim_scenario klist_add_tail_vs_remove_last = {
 	.name = "klist_add_tail_vs_remove_last",
 	.setup = setup_plain,
-	.body = { add_d_tail_only, remove_c_and_free },
+	.body = { add_d_tail, remove_c_and_free },
 	.check = check_d_last,
 };
 
@@ -406,12 +401,7 @@ static void add_around(void *ctx)
 
 static void check_around(void *ctx)
 {
-	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
-
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << C) | (1u << 4) | (1u << 5)),
-			   "list is %#x, wanted A C and the two added", seen);
-	free_ctx(c);
+	expect_list(ctx, AC | (1u << 4) | (1u << 5));	/* and the two added */
 }
 
 const struct shim_scenario klist_add_before_behind_vs_remove = {
@@ -472,12 +462,7 @@ static void add_then_del(void *ctx)
 
 static void check_irq(void *ctx)
 {
-	struct kctx *c = ctx;
-	unsigned int seen = final_walk(c);
-
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << C) | (1u << D)),
-			   "list is %#x, wanted A C D", seen);
-	free_ctx(c);
+	expect_list(ctx, AC | (1u << D));
 }
 
 const struct shim_scenario klist_walk_in_irq_vs_add_del = {
@@ -504,17 +489,11 @@ static void check_hooks(void *ctx)
 {
 	struct kctx *c = ctx;
 	unsigned int seen = final_walk(c);
-	struct klist_iter i;
-	struct klist_node *n;
 	int j;
 
-	SHIM_EXPLORE_CHECK(seen == ((1u << A) | (1u << C)),
-			   "list is %#x, wanted A and C", seen);
+	SHIM_EXPLORE_CHECK(seen == AC, "list is %#x, wanted A and C", seen);
 	/* The list's references go with the deletes; then the owners'. */
-	klist_iter_init(&c->k, &i);
-	while ((n = klist_next(&i)))
-		klist_del(n);
-	klist_iter_exit(&i);
+	del_all(c);
 	for (j = 0; j < NOBJ; j++)
 		if (c->o[j])
 			kref_put(&c->o[j]->ref, kobj_release);
