@@ -292,6 +292,8 @@ static void show_failure(const struct shim_scenario *sc,
 	if (quiet) {
 		fork_run(sc, false, false);
 		r->trace_hash = ctl_hash(sh);
+		/* A fresh child's report, as every replay's (not a batch's). */
+		snprintf(r->title, sizeof(r->title), "%s", sh->title);
 		return;
 	}
 	fprintf(stderr, "explore: %s: FAILED: %s\n", sc->name, r->title);
@@ -299,6 +301,7 @@ static void show_failure(const struct shim_scenario *sc,
 		sc->name, ctl_preemptions(sh));
 	fork_run(sc, false, true);
 	r->trace_hash = ctl_hash(sh);
+	snprintf(r->title, sizeof(r->title), "%s", sh->title);
 	fprintf(stderr, "explore: schedule %s\n", r->schedule);
 	fprintf(stderr, "explore: replay with SHIM_SCHEDULE='%s' (or shim_explore_opts.replay)\n",
 		r->schedule);
@@ -425,7 +428,7 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 			snprintf(r->title, sizeof(r->title), "bad schedule: %s", err);
 			return 1;
 		}
-		fork_run(sc, false, true);
+		fork_run(sc, false, !o.quiet);
 		r->schedules = 1;
 		r->max_steps = (unsigned int)sh->nsteps;
 		r->trace_hash = ctl_hash(sh);

@@ -5,10 +5,13 @@
  * defect patch and hunts the defect with it.
  *
  *   explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED]
- *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-q] [-l] NAME...
+ *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l]
+ *           NAME...
  *
  * -a keeps going after a failure; -I runs only the bound given, not
- * every bound up to it; -l lists the scenarios.  For each
+ * every bound up to it; -x N replays the failure found N times and
+ * fails unless every replay fails with the same report and the same
+ * steps; -l lists the scenarios.  For each
  * scenario one line "RESULT name strategy schedules first_failure
  * first_ms total_ms bound_done covered failures schedule" follows the
  * explorer's own output.  Exit status 1 if any scenario failed.
@@ -38,6 +41,30 @@ static const struct shim_scenario *find(const char *name)
 	return NULL;
 }
 
+/* Every replay of @r's schedule fails the same way, step for step: 0. */
+static int replay_check(const struct shim_scenario *sc,
+			const struct shim_explore_result *r, int n)
+{
+	struct shim_explore_opts again = {
+		.strategy = SHIM_EXPLORE_REPLAY, .replay = r->schedule, .quiet = true,
+	};
+	struct shim_explore_result r2;
+	int i, bad = 0;
+
+	if (!r->first_failure) {
+		printf("REPLAY %s: nothing failed, nothing to replay\n", sc->name);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		shim_explore(sc, &again, &r2);
+		bad += !r2.failures || strcmp(r2.title, r->title) ||
+		       r2.trace_hash != r->trace_hash;
+	}
+	printf("REPLAY %s %s: %d of %d replays identical (steps hash %#lx)\n",
+	       sc->name, r->schedule, n - bad, n, r->trace_hash);
+	return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct shim_explore_opts o = {
@@ -45,9 +72,9 @@ int main(int argc, char **argv)
 		.stop_on_failure = true, .max_ms = 10000,
 	};
 	const char *strategy = "dfs";
-	int opt, i, failed = 0;
+	int opt, i, failed = 0, replays = 0;
 
-	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aqlI")) != -1) {
+	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aqlIx:")) != -1) {
 		switch (opt) {
 		case 's':
 			strategy = optarg;
@@ -84,6 +111,9 @@ int main(int argc, char **argv)
 		case 'I':
 			o.iterate = false;
 			break;
+		case 'x':
+			replays = atoi(optarg);
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -112,9 +142,11 @@ int main(int argc, char **argv)
 			printf("REPORT %s: %s\n", sc->name, r.title);
 		fflush(stdout);
 		failed |= r.failures > 0;
+		if (replays)
+			failed = replay_check(sc, &r, replays);
 	}
 	return failed;
 usage:
-	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-q] [-l] NAME...\n");
+	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l] NAME...\n");
 	return 2;
 }
