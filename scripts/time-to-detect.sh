@@ -11,6 +11,24 @@
 # -n leaves out the baseline rows, -T runs only the tools named (to split
 # one long run into several).
 #
+#   scripts/time-to-detect.sh -T explore [-t TIMEOUT_S] [DEFECT_ID...]
+#
+# hunts every defect (all of tests/defects/) with the explorer instead:
+# tests/explore/explore built against the patched lib/, running the
+# scenarios mapped to the defect below depth-first with iterative
+# context bounding (preemption bounds 0, 1, 2, 3), stopping at the first
+# failing schedule.  It prints the scenario and schedule that failed,
+# how many schedules ran until then, the median wall time of 3 runs (the
+# schedule count is the same every time: the search is deterministic)
+# and the report.  The baseline rows run the same scenarios on lib/ as
+# it is, where no schedule may fail.
+#
+#   scripts/time-to-detect.sh -T explore kernel
+#
+# explores the kernel's own lib/klist.c instead (6.1, unchanged, from
+# KLIST_KERNEL_TARBALL, default /usr/src/linux-source-6.1.tar.xz) with
+# every klist scenario: one row each, what it found and when.
+#
 # Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
 # A run that survives TIMEOUT_S seconds did not catch the defect.  The
@@ -47,10 +65,44 @@ declare -A cflags=(
 	[asan]="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
 	[tsan]="-O1 -g -fsanitize=thread"
 	[helgrind]="-O1 -g -DSHIM_VALGRIND"
+	[explore]="-O1 -g"
 )
 for tool in "${tools[@]}"; do
-	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind)" >&2; exit 2; }
+	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore)" >&2; exit 2; }
 done
+
+# The explorer's scenarios for each defect (tests/explore/*-scenarios.c).
+declare -A scenarios=(
+	[K1]="klist_walk_from_node_vs_del"
+	[K1b]="klist_walk_from_dead_node"
+	[K2]="klist_walks_vs_del"
+	[K3]="klist_two_removers_vs_walk"
+	[K3b]="klist_readd_after_remove"
+	[K4]="klist_walk_stop_vs_del"
+	[K5]="klist_hooks_walk_vs_del"
+	[K6]="klist_walk_fwd_vs_remove klist_walk_back_vs_remove"
+	[K7]="klist_walk_in_irq_vs_add_del"
+	[K7b]="klist_walk_in_irq_vs_add_del"
+	[R1]="klist_walk_fwd_vs_remove klist_walk_back_vs_remove"
+	[X1]="klist_add_tail_vs_remove_last klist_add_before_behind_vs_remove"
+	[D1]="ddm_drv_unreg_vs_dev_unreg"
+	[D2]="ddm_drv_reg_vs_dev_add"
+	[D3]="ddm_drv_unreg_vs_dev_unreg"
+	[D4]="ddm_drv_reg_vs_dev_add"
+	[D5]="ddm_null_bus_walk"
+	[D6]="ddm_preset_driver_vs_drv_unreg"
+	[D7]="ddm_preset_driver_vs_drv_unreg"
+	[H1]="ddm_listener_unsubscribe_queued"
+)
+scenarios_for() {	# patch -> scenario names
+	local id
+	id=$(basename "$1" .patch)
+	case $1 in
+	none:klist) echo "${scenarios[K1]} ${scenarios[K1b]} ${scenarios[K2]} ${scenarios[K3]} ${scenarios[K3b]} ${scenarios[K4]} ${scenarios[K5]} ${scenarios[K6]} ${scenarios[K7]} ${scenarios[X1]}" ;;
+	none:ddm) echo "${scenarios[D1]} ${scenarios[D2]} ${scenarios[D5]} ${scenarios[D6]} ${scenarios[H1]}" ;;
+	*) echo "${scenarios[${id%%-*}]:-}" ;;
+	esac
+}
 
 # The torture program a defect is hunted with: from its patch's path.
 torture_for() {
@@ -76,6 +128,16 @@ build() {	# patch tool -> binary path
 		*) patch --quiet --no-backup-if-mismatch -p1 -d "$dir" -i "$patch" ;;
 		esac
 		touch "$dir/.patched"
+	fi
+	if [ "$tool" = explore ]; then
+		# shellcheck disable=SC2086
+		gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
+			-o "$dir/explore" "$top"/tests/explore/explore-main.c \
+			"$top"/tests/explore/*-scenarios.c "$dir"/lib/*.c \
+			"$dir"/lib/ddm/*.c "$top"/shim/src/*.c -lpthread \
+			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
+		echo "$dir/explore"
+		return
 	fi
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
@@ -117,6 +179,104 @@ median() {	# values... ("-" = not caught) -> median or "not caught"
 	# The median of all runs, the uncaught counting as slowest.
 	printf '%.2f s (%d/%d)\n' "$(printf '%s\n' "$caught" | sed -n "$(((total + 1) / 2))p")" "$n" "$total"
 }
+
+# The explorer: one row per defect, every defect patch.
+explore_time() {	# log -> seconds to the first failure, or "-"
+	# The failing scenario's time to its first failure, plus the whole
+	# time of the scenarios run before it.
+	awk '$1 == "RESULT" { if ($5 > 0) { print (t + $6) / 1000; f = 1; exit } t += $7 } END { if (!f) print "-" }' "$1"
+}
+explore_rows() {
+	local table=$out/table.md p id bin names log walls r wall title pct
+	local name strategy first schedule pfirst total
+	printf '| defect | scenario | DFS (ICB, k<=3): schedules to 1st failure | DFS wall (median of 3) | PCT d=3: schedules | PCT wall | schedule (minimised) | report |\n|---|---|---|---|---|---|---|---|\n' > "$table"
+	for p in none:klist none:ddm "$top"/tests/defects/*/*.patch; do
+		id=$(basename "$p" .patch)
+		if [ $# -gt 0 ] && [ "${p#none:}" = "$p" ]; then
+			printf '%s\n' "$@" | grep -qx "$id" || continue
+		fi
+		[ -z "$baseline" ] && [ "${p#none:}" != "$p" ] && continue
+		names=$(scenarios_for "$p")
+		if [ -z "$names" ]; then
+			echo "| $id | - | - | - | - | - | no scenario | - |" >> "$table"
+			continue
+		fi
+		bin=$(build "$p" explore) || exit 1
+		if [ "${p#none:}" != "$p" ]; then
+			# lib/ as it is: every scenario, k<=2, must pass.
+			log=$(dirname "$bin")/explore-baseline.log
+			# shellcheck disable=SC2086
+			"$bin" -q -k 2 -t 5000 $names > "$log" 2>&1 || true
+			r=$(awk '$1 == "RESULT" { n += $4; f += $10; c += $9 } END { print n, f, c, NR }' "$log")
+			read -r total first schedule name <<< "$r"
+			echo "| $id | all $name of its group | $total schedules (k<=2), $first failing; $schedule of $name covered | - | - | - | - | - |" >> "$table"
+			echo "$id explore: $r" >&2
+			continue
+		fi
+		walls=()
+		for r in 1 2 3; do
+			log=$(dirname "$bin")/explore-run$r.log
+			# shellcheck disable=SC2086
+			timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -k 3 -t $((timeout_s * 1000)) \
+				$names > "$log" 2>&1 || true
+			walls+=("$(explore_time "$log")")
+		done
+		r=$(awk '$1 == "RESULT" && $5 > 0 { print $2, $3, $5, $11; exit }' "$log")
+		title=$(grep -m1 "^REPORT " "$log" | sed 's/^REPORT [^:]*: //; s/|/\\|/g' | cut -c1-100 || true)
+		plog=$(dirname "$bin")/explore-pct.log
+		# shellcheck disable=SC2086
+		timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -s pct -d 3 -S 1 -t $((timeout_s * 1000)) \
+			$names > "$plog" 2>&1 || true
+		pfirst=$(awk '$1 == "RESULT" && $5 > 0 { print $5; exit }' "$plog")
+		pct=$(explore_time "$plog")
+		if [ -z "$r" ]; then
+			echo "| $id | $names | not found | - | ${pfirst:--} | $pct | - | - |" >> "$table"
+		else
+			read -r name strategy first schedule <<< "$r"
+			wall=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n 2p)
+			echo "| $id | $name | $first | ${wall} s | ${pfirst:-not found} | $pct s | \`$schedule\` | $title |" >> "$table"
+		fi
+		echo "$id explore: dfs ${walls[*]} pct $pct" >&2
+	done
+	cat "$table"
+}
+# The kernel's klist.c under the klist scenarios.
+explore_kernel() {
+	local tarball=${KLIST_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	local dir=$out/kernel-klist ksrc name bin log table=$out/table.md
+	ksrc=$(basename "$tarball" | sed -E 's/\.tar(\.[a-z0-9]+)?$//')
+	mkdir -p "$dir"
+	tar -xf "$tarball" -C "$dir" "$ksrc/lib/klist.c" "$ksrc/include/linux/klist.h"
+	bin=$dir/explore
+	# The kernel's klist.h first, so the scenarios and lib/ddm use it too.
+	gcc -std=gnu11 ${cflags[explore]} -I"$dir/$ksrc/include" -I"$top/include" \
+		-I"$top/shim/include" -o "$bin" "$top"/tests/explore/explore-main.c \
+		"$top"/tests/explore/*-scenarios.c "$dir/$ksrc/lib/klist.c" \
+		"$top"/lib/ddm/*.c "$top"/shim/src/*.c -lpthread
+	printf '| scenario (kernel %s lib/klist.c) | DFS (ICB, k<=3) | wall | schedule (minimised) | report |\n|---|---|---|---|---|\n' "$ksrc" > "$table"
+	for name in $("$bin" -l | grep '^klist_'); do
+		log=$dir/$name.log
+		"$bin" -q -k 3 -t $((timeout_s * 1000)) "$name" > "$log" 2>&1 || true
+		awk -v name="$name" '
+			$1 == "RESULT" { r = $0; n = $4; f = $5; ms = $6; t = $7; cov = $9; bd = $8; s = $11 }
+			$1 == "REPORT" { sub(/^REPORT [^:]*: /, ""); gsub(/\|/, "\\|"); rep = substr($0, 1, 100) }
+			END {
+				if (f > 0)
+					printf "| %s | failed at schedule %d | %.3f s | `%s` | %s |\n", name, f, ms / 1000, s, rep
+				else
+					printf "| %s | %d schedules, 0 failures, bound %d %s | %.1f s | - | - |\n", name, n, bd, cov ? "covered" : "covered (budget)", t / 1000
+			}' "$log" >> "$table"
+	done
+	cat "$table"
+}
+if [ "${tools[*]}" = explore ]; then
+	if [ "${1:-}" = kernel ]; then
+		explore_kernel
+	else
+		explore_rows "$@"
+	fi
+	exit 0
+fi
 
 patches=()
 for p in none:klist none:ddm; do

@@ -12,6 +12,9 @@
  * and cannot poison the head of a granule whose tail is addressable, so
  * a small freed block is only poisoned together with its redzone.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +146,7 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 
 	if (gfpflags_allow_blocking(flags))
 		__shim_might_sleep(file, line);
+	shim_ctl_only(SHIM_OP_KMALLOC, file, line);
 	if (take_injected_failure()) {
 		if (!(flags & __GFP_NOWARN))
 			printk(KERN_WARNING "shim: injected allocation failure at %s:%d\n",
@@ -189,6 +193,7 @@ void __shim_kfree(const void *p, const char *file, int line)
 
 	if (!p)
 		return;
+	shim_ctl_only(SHIM_OP_KFREE, file, line);
 	/* Guarded first: the bytes before a guarded block are no header. */
 	switch (shim_guard_free(p, file, line, (void **)&b)) {
 	case SHIM_GUARD_REPORTED:

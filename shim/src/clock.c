@@ -7,6 +7,9 @@
  * pthread_mutex_timedlock() are absolute CLOCK_REALTIME times, because
  * that is the clock those calls measure by default.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <time.h>
 
 #include <shim/shim.h>
@@ -15,6 +18,10 @@
 long shim_now_ms(void)
 {
 	struct timespec ts;
+
+	/* Under the explorer time is simulated (explore.c). */
+	if (shim_ctl_on())
+		return shim_ctl_now_ms();
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;

@@ -41,6 +41,9 @@
  * off, SHIM_GUARD=sample guards one block in SHIM_GUARD_SAMPLE (64).
  */
 #define _GNU_SOURCE
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <dlfcn.h>
 #include <elf.h>
 #include <execinfo.h>

@@ -14,6 +14,9 @@
  * the child without the thread, so the child starts with an empty base
  * and makes its own thread when it first starts a timer.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

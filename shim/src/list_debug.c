@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The checks of the kernel's CONFIG_DEBUG_LIST, reported through the shim. */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <shim/shim.h>

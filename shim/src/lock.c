@@ -7,6 +7,9 @@
  * has lockdep.c check lock order and interrupt usage; each release
  * checks ownership.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +92,21 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 	return false;
 }
 
+/*
+ * Under the explorer a task never waits on the pthread mutex: contended,
+ * it blocks on the lock until an unlock signals it, and tries again.
+ * Only the running task runs, so the try and the block cannot race.
+ */
+static void ctl_acquire(struct shim_lock *l, enum shim_lock_kind kind,
+			const char *file, int line, const char *func)
+{
+	tsan_lock(l, false);
+	while (pthread_mutex_trylock(&l->m))
+		shim_ctl_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
+			       SHIM_OP_MUTEX_LOCK, file, line, func);
+	tsan_locked(l, false, false);
+}
+
 void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		       unsigned int subclass, const char *file, int line,
 		       const char *func)
@@ -110,11 +128,16 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	}
 	/* Before waiting: what may deadlock is reported, not waited out. */
 	class_id = shim_lockdep_acquire(p, l, subclass, false, file, line);
-	shim_sched_point();
+	shim_point(kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK : SHIM_OP_MUTEX_LOCK,
+		   file, line);
 	for (;;) {
 		struct timespec ts = shim_deadline_ms(bound);
 		int ret;
 
+		if (shim_ctl_on()) {
+			ctl_acquire(l, kind, file, line, func);
+			break;
+		}
 		tsan_lock(l, false);
 		ret = pthread_mutex_timedlock(&l->m, &ts);
 		/* A timeout ends it as a failed lock: TSan watches the report. */
@@ -149,6 +172,7 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 
 	if (!check_magic(l, kind, file, line))
 		return 0;
+	shim_ctl_only(SHIM_OP_TRYLOCK, file, line);
 	if (kind == SHIM_MUTEX && (shim_in_hardirq()))
 		shim_report(file, line, "BUG: mutex_trylock in interrupt context at %s:%d",
 			    file, line);
@@ -225,7 +249,8 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 	tsan_unlock(l);
 	pthread_mutex_unlock(&l->m);
 	tsan_unlocked(l);
-	shim_sched_point();
+	shim_ctl_signal(l);
+	shim_point(SHIM_OP_UNLOCK, file, line);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth--;
 		if (!p->shim.irqs_off)
@@ -314,6 +339,7 @@ void shim_irq_window(void)
 	if (!handler || p->shim.irqs_off || p->shim.hardirq)
 		return;
 	p->shim.irq_handler = NULL;
+	shim_ctl_only(SHIM_OP_IRQ, __FILE__, __LINE__);
 	p->shim.hardirq++;
 	p->shim.irqs_off = true;
 	handler(p->shim.irq_arg);

@@ -19,6 +19,9 @@
  *
  * All of it is global and lasts as long as the process: one test case.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <stdio.h>
 #include <string.h>
 

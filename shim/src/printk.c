@@ -4,6 +4,9 @@
  * a buffer, which tests search with shim_log_contains().  And
  * scnprintf(), the kernel's bounded formatting.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>

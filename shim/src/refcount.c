@@ -4,9 +4,13 @@
  * saturation.  Each operation reads the counter and changes it only if
  * the result is sound, so a bad counter is reported and left as it was.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <linux/kernel.h>
 #include <linux/refcount.h>
 #include <shim/shim.h>
+#include "shim-internal.h"
 
 /* kfree() fills a block with POISON_FREE (0x6b, alloc.c): read as an int. */
 #define POISON_FREE_INT	0x6b6b6b6b
@@ -48,7 +52,7 @@ bool __shim_refcount_add_not_zero(int i, refcount_t *r, const char *file,
 {
 	int old;
 
-	shim_sched_point();
+	shim_point(SHIM_OP_REFCOUNT, file, line);
 	old = atomic_read(&r->refs);
 	do {
 		if (!old)
@@ -65,7 +69,7 @@ void __shim_refcount_add(int i, refcount_t *r, const char *file, int line)
 {
 	int old;
 
-	shim_sched_point();
+	shim_point(SHIM_OP_REFCOUNT, file, line);
 	old = atomic_read(&r->refs);
 	do {
 		if (!old) {
@@ -85,7 +89,7 @@ bool __shim_refcount_sub_and_test(int i, refcount_t *r, const char *file,
 {
 	int old;
 
-	shim_sched_point();
+	shim_point(SHIM_OP_REFCOUNT, file, line);
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {
@@ -105,7 +109,7 @@ void __shim_refcount_dec(refcount_t *r, const char *file, int line)
 {
 	int old;
 
-	shim_sched_point();
+	shim_point(SHIM_OP_REFCOUNT, file, line);
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {

@@ -13,6 +13,9 @@
  * SHIM_SCHED_SEED=N turns them on (0: off); SHIM_SCHED_PERMILLE sets how
  * many points in a thousand act (default 50).
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <stdlib.h>
 #include <sched.h>
 #include <time.h>

@@ -11,6 +11,26 @@
 
 #include <linux/sched.h>
 #include <shim/shim.h>
+#include <shim/explore.h>
+
+/*
+ * sched_points.c and explore.c: a synchronisation point.  Under the
+ * explorer a scheduling decision, else a seeded schedule point.
+ */
+static inline void shim_point(enum shim_op op, const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_point(op, file, line);
+	else
+		shim_sched_point();
+}
+
+/* A point only the explorer sees: the seeded points stay where they were. */
+static inline void shim_ctl_only(enum shim_op op, const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_point(op, file, line);
+}
 
 /* report.c */
 int shim_report_unmet_expectations(void);
@@ -21,9 +41,15 @@ struct timespec shim_deadline_ms(unsigned int ms);
 
 /* task.c */
 const char *shim_task_name(struct task_struct *p);
+void shim_set_current(struct task_struct *p);
+/* Task numbers: the explorer starts each run it batches from the same one. */
+int shim_pids_mark(void);
+void shim_pids_reset(int next);
 /* Called when a sleep overran the bound; returns if rescued. */
 void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);
+/* Wait until kthread @p has returned (the explorer's join; no stop). */
+void shim_kthread_wait_exit(struct task_struct *p);
 
 /* lock.c */
 /* might_sleep() without the task-state check: what schedule() may call. */

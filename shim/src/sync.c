@@ -3,6 +3,9 @@
  * Completions and semaphores: sleeping waits under the hung-task bound.
  * And mutex_destroy(), the one mutex call lockdep (lock.c) has no part in.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <errno.h>
 #include <limits.h>
 
@@ -68,19 +71,54 @@ void reinit_completion(struct completion *x)
 
 void complete(struct completion *x)
 {
+	shim_ctl_only(SHIM_OP_COMPLETE, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	if (x->done != UINT_MAX)
 		x->done++;
 	pthread_cond_signal(&x->c);
 	pthread_mutex_unlock(&x->m);
+	shim_ctl_signal(x);
 }
 
 void complete_all(struct completion *x)
 {
+	shim_ctl_only(SHIM_OP_COMPLETE, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	x->done = UINT_MAX;
 	pthread_cond_broadcast(&x->c);
 	pthread_mutex_unlock(&x->m);
+	shim_ctl_signal(x);
+}
+
+/*
+ * Under the explorer: blocked on the completion until complete() (or,
+ * with @ms > 0, until that much simulated time passed); x->m is never
+ * held across the block.  False on timeout.
+ */
+static bool ctl_wait_done(struct completion *x, long ms, const char *file,
+			  int line, const char *func)
+{
+	long start = shim_ctl_now_ms();
+
+	shim_ctl_point(SHIM_OP_WAIT, file, line);
+	for (;;) {
+		pthread_mutex_lock(&x->m);
+		if (x->done) {
+			if (x->done != UINT_MAX)
+				x->done--;
+			pthread_mutex_unlock(&x->m);
+			return true;
+		}
+		pthread_mutex_unlock(&x->m);
+		if (ms <= 0) {
+			shim_ctl_block(x, SHIM_OP_WAIT, file, line, func);
+			continue;
+		}
+		if (shim_ctl_now_ms() - start >= ms)
+			return false;
+		shim_ctl_block_timed(x, ms - (shim_ctl_now_ms() - start),
+				     SHIM_OP_WAIT, file, line, func);
+	}
 }
 
 /* Wait for x->done with x->m held; false on timeout (@ms > 0 only). */
@@ -115,6 +153,10 @@ void __shim_wait_for_completion(struct completion *x, const char *file,
 				int line, const char *func)
 {
 	__shim_might_sleep(file, line);
+	if (shim_ctl_on()) {
+		ctl_wait_done(x, 0, file, line, func);
+		return;
+	}
 	pthread_mutex_lock(&x->m);
 	wait_done(x, 0, file, line, func);
 	pthread_mutex_unlock(&x->m);
@@ -129,6 +171,11 @@ unsigned long __shim_wait_for_completion_timeout(struct completion *x,
 	bool done;
 
 	__shim_might_sleep(file, line);
+	if (shim_ctl_on()) {
+		if (!ctl_wait_done(x, timeout ? (long)timeout : 1, file, line, func))
+			return 0;
+		return max(1L, (long)timeout - (shim_now_ms() - start));
+	}
 	pthread_mutex_lock(&x->m);
 	done = wait_done(x, timeout ? (long)timeout : 1, file, line, func);
 	pthread_mutex_unlock(&x->m);
@@ -141,6 +188,7 @@ bool try_wait_for_completion(struct completion *x)
 {
 	bool ret = false;
 
+	shim_ctl_only(SHIM_OP_WAIT, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	if (x->done) {
 		if (x->done != UINT_MAX)
@@ -178,7 +226,14 @@ void __shim_down(struct semaphore *sem, const char *file, int line,
 		 const char *func)
 {
 	__shim_might_sleep(file, line);
+	shim_ctl_only(SHIM_OP_SEMAPHORE, file, line);
 	pthread_mutex_lock(&sem->m);
+	while (!sem->count && shim_ctl_on()) {
+		/* The explorer's wait: blocked on the semaphore until up(). */
+		pthread_mutex_unlock(&sem->m);
+		shim_ctl_block(sem, SHIM_OP_SEMAPHORE, file, line, func);
+		pthread_mutex_lock(&sem->m);
+	}
 	while (!sem->count) {
 		struct timespec ts = shim_deadline_ms(shim_hung_task_ms());
 
@@ -197,6 +252,7 @@ int down_trylock(struct semaphore *sem)
 {
 	int busy;
 
+	shim_ctl_only(SHIM_OP_SEMAPHORE, __FILE__, __LINE__);
 	pthread_mutex_lock(&sem->m);
 	busy = !sem->count;
 	if (!busy)
@@ -207,8 +263,10 @@ int down_trylock(struct semaphore *sem)
 
 void up(struct semaphore *sem)
 {
+	shim_ctl_only(SHIM_OP_SEMAPHORE, __FILE__, __LINE__);
 	pthread_mutex_lock(&sem->m);
 	sem->count++;
 	pthread_cond_signal(&sem->c);
 	pthread_mutex_unlock(&sem->m);
+	shim_ctl_signal(sem);
 }

@@ -4,6 +4,9 @@
  * protocol, kthreads, the hung-task bound on every sleep, and
  * DEBUG_ATOMIC_SLEEP's check that a blocking call starts TASK_RUNNING.
  */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -59,6 +62,22 @@ struct task_struct *shim_current(void)
 		this_task->shim.thread = pthread_self();
 	}
 	return this_task;
+}
+
+/* The explorer's tasks share one thread: it says who runs (explore.c). */
+void shim_set_current(struct task_struct *p)
+{
+	this_task = p;
+}
+
+int shim_pids_mark(void)
+{
+	return next_pid;
+}
+
+void shim_pids_reset(int next)
+{
+	next_pid = next;
 }
 
 const char *shim_task_name(struct task_struct *p)
@@ -152,7 +171,36 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 	p->shim.state_line = line;
 	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
-	shim_sched_point();
+	shim_point(SHIM_OP_SET_STATE, file, line);
+}
+
+/*
+ * The explorer's sleep: blocked on the task itself until a wake-up sets
+ * it TASK_RUNNING, or until @timeout_ms of simulated time pass.
+ */
+static long ctl_sleep(long timeout_ms, const char *file, int line,
+		      const char *func)
+{
+	struct task_struct *p = current;
+	long start = shim_ctl_now_ms();
+
+	while (READ_ONCE(p->__state) != TASK_RUNNING) {
+		if (timeout_ms <= 0) {
+			shim_ctl_block(p, SHIM_OP_SCHEDULE, file, line, func);
+			continue;
+		}
+		if (shim_ctl_block_timed(p, timeout_ms - (shim_ctl_now_ms() - start),
+					 SHIM_OP_SCHEDULE, file, line, func) &&
+		    shim_ctl_now_ms() - start >= timeout_ms) {
+			pthread_mutex_lock(&p->shim.wait_lock);
+			WRITE_ONCE(p->__state, TASK_RUNNING);
+			pthread_mutex_unlock(&p->shim.wait_lock);
+			return 0;
+		}
+	}
+	if (timeout_ms > 0)
+		return max(1L, timeout_ms - (shim_ctl_now_ms() - start));
+	return 0;
 }
 
 /* Sleep until woken or @timeout_ms passes (0: the hung-task bound applies). */
@@ -165,7 +213,9 @@ static long sleep_until_woken(long timeout_ms, const char *file, int line,
 
 	/* This is where a task sleeps !TASK_RUNNING: only the context counts. */
 	__shim_might_resched(file, line);
-	shim_sched_point();
+	shim_point(SHIM_OP_SCHEDULE, file, line);
+	if (shim_ctl_on())
+		return ctl_sleep(timeout_ms, file, line, func);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	if (p->__state == TASK_RUNNING) {
 		pthread_mutex_unlock(&p->shim.wait_lock);
@@ -229,7 +279,7 @@ int wake_up_process(struct task_struct *p)
 {
 	int woke = 0;
 
-	shim_sched_point();
+	shim_point(SHIM_OP_WAKE, __FILE__, __LINE__);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
@@ -238,12 +288,16 @@ int wake_up_process(struct task_struct *p)
 		woke = 1;
 	}
 	pthread_mutex_unlock(&p->shim.wait_lock);
+	shim_ctl_signal(p);
 	return woke;
 }
 
 void yield(void)
 {
-	sched_yield();
+	if (shim_ctl_on())
+		shim_ctl_point(SHIM_OP_YIELD, __FILE__, __LINE__);
+	else
+		sched_yield();
 }
 
 void __shim_msleep(unsigned int msecs, const char *file, int line)
@@ -252,6 +306,11 @@ void __shim_msleep(unsigned int msecs, const char *file, int line)
 
 	/* Stricter than 6.1, whose msleep() overwrites the state unchecked. */
 	__shim_might_sleep(file, line);
+	if (shim_ctl_on()) {
+		/* Simulated time: others run meanwhile, or the clock jumps. */
+		shim_ctl_block_timed(&ts, msecs, SHIM_OP_MSLEEP, file, line, "msleep");
+		return;
+	}
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
@@ -260,6 +319,11 @@ void shim_udelay(unsigned long usecs)
 {
 	long end = shim_now_ms() + (long)(usecs + 999) / 1000;
 
+	/* A busy wait: no simulated time passes, but others may run. */
+	if (shim_ctl_on()) {
+		shim_ctl_point(SHIM_OP_YIELD, __FILE__, __LINE__);
+		return;
+	}
 	while (shim_now_ms() < end)
 		sched_yield();
 }
@@ -291,6 +355,9 @@ static void *kthread_main(void *arg)
 	this_task = p;
 	shim_guard_thread_start();
 	/* Like the kernel: a new kthread sleeps until its first wake-up. */
+	while (shim_ctl_on() && READ_ONCE(p->__state) != TASK_RUNNING)
+		shim_ctl_block(p, SHIM_OP_KTHREAD, __FILE__, __LINE__,
+			       "kthread (never woken)");
 	pthread_mutex_lock(&p->shim.wait_lock);
 	while (p->__state != TASK_RUNNING)
 		pthread_cond_wait(&p->shim.wait_cond, &p->shim.wait_lock);
@@ -309,6 +376,11 @@ static void *kthread_main(void *arg)
 	p->shim.exited = true;
 	pthread_mutex_unlock(&p->shim.wait_lock);
 	return NULL;
+}
+
+static void ctl_kthread_main(struct task_struct *p)
+{
+	kthread_main(p);
 }
 
 struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
@@ -330,7 +402,10 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	p->shim.is_kthread = true;
 	p->shim.threadfn = threadfn;
 	p->shim.data = data;
-	if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {
+	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	if (shim_ctl_task_new(p, ctl_kthread_main)) {
+		/* Under the explorer: a coroutine, not a thread. */
+	} else if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {
 		free(p);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -346,6 +421,7 @@ bool kthread_should_stop(void)
 	struct task_struct *p = current;
 	bool stop;
 
+	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	stop = p->shim.should_stop;
 	pthread_mutex_unlock(&p->shim.wait_lock);
@@ -366,8 +442,20 @@ int kthread_stop(struct task_struct *k)
 	WRITE_ONCE(k->__state, TASK_RUNNING);
 	pthread_cond_signal(&k->shim.wait_cond);
 	pthread_mutex_unlock(&k->shim.wait_lock);
-	pthread_join(k->shim.thread, NULL);
+	shim_ctl_signal(k);
+	shim_kthread_wait_exit(k);
+	if (!k->shim.ctl_slot)
+		pthread_join(k->shim.thread, NULL);
 	return k->shim.result;
+}
+
+/* Under the explorer, waiting for a kthread to return is a block, not a join. */
+void shim_kthread_wait_exit(struct task_struct *p)
+{
+	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	while (shim_ctl_on() && !READ_ONCE(p->shim.exited))
+		shim_ctl_block(&p->shim.exited, SHIM_OP_KTHREAD, __FILE__,
+			       __LINE__, "kthread_stop (waits for the thread's exit)");
 }
 
 /* End of test: every kthread must have been stopped or have returned. */
@@ -394,7 +482,7 @@ int shim_kthreads_check_and_reset(void)
 			problems++;
 			continue;	/* leave it: it may still use its task */
 		}
-		if (!s->stopped)
+		if (!s->stopped && !s->ctl_slot)
 			pthread_join(s->thread, NULL);
 		free(p);
 	}

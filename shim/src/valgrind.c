@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The client requests behind shim/valgrind.h (no-ops outside valgrind). */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
 #include <shim/valgrind.h>
 
 #ifdef SHIM_VALGRIND

@@ -9,6 +9,7 @@
 
 #include <linux/types.h>
 #include <shim/valgrind.h>
+#include <shim/ctl-hook.h>
 
 typedef struct {
 	int counter;
@@ -20,8 +21,13 @@ typedef struct {
 
 #define ATOMIC_INIT(i)	{ (i) }
 
-/* The counter, announced to valgrind's race detectors as a marked access. */
+/*
+ * The counter, announced to valgrind's race detectors as a marked
+ * access; under the explorer every atomic operation is a scheduling
+ * point.
+ */
 #define __atomic_ctr(v) ({						\
+	shim_ctl_hook(SHIM_OP_ATOMIC);					\
 	shim_vg_marked((void *)&(v)->counter, sizeof((v)->counter));		\
 	&(v)->counter;							\
 })

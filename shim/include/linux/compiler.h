@@ -5,23 +5,27 @@
  *
  * Userspace shim: compiler helpers.  READ_ONCE/WRITE_ONCE are relaxed
  * atomics rather than volatile accesses so that ThreadSanitizer sees
- * them as the marked accesses they are in the kernel.
+ * them as the marked accesses they are in the kernel.  Under the
+ * explorer each is a scheduling point (<shim/ctl-hook.h>).
  */
 #ifndef _SHIM_LINUX_COMPILER_H
 #define _SHIM_LINUX_COMPILER_H
 
 #include <shim/valgrind.h>
 #include <asm/barrier.h>
+#include <shim/ctl-hook.h>
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
 #define READ_ONCE(x) ({							\
+	shim_ctl_hook(SHIM_OP_READ_ONCE);				\
 	shim_vg_marked((void *)&(x), sizeof(x));				\
 	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
 })
 #define WRITE_ONCE(x, val) do {						\
+	shim_ctl_hook(SHIM_OP_WRITE_ONCE);				\
 	shim_vg_marked((void *)&(x), sizeof(x));				\
 	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
 } while (0)

@@ -48,6 +48,8 @@ struct shim_task {
 	bool should_stop, exited, stopped;
 	int result;
 	struct shim_task *next_kthread;
+
+	int ctl_slot;			/* under the explorer: its task number + 1 */
 };
 
 #endif

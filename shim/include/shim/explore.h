@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shim kind: custom - the explorer: scenarios run under a controlled,
+ * deterministic scheduler.
+ *
+ * A scenario is a set-up, two to four task bodies and a final check.
+ * shim_explore() runs it many times, each run (a "schedule") in a
+ * forked child with fresh state, its tasks one at a time: every shim
+ * synchronisation point (locks, atomics, barriers, READ_ONCE and
+ * WRITE_ONCE, sleeps and wake-ups, completions, kmalloc/kfree, kthread
+ * create/stop, simulated interrupts) is a scheduling decision.  Blocked
+ * tasks are not runnable; when no task can run, the deadlock is reported
+ * at once, naming every task and where it waits.  Time is simulated.
+ *
+ * Strategies: depth-first up to a preemption bound (iterative context
+ * bounding, as CHESS), PCT with depth d (Burckhardt et al., ASPLOS
+ * 2010), or random from a seed.  Every failure prints a schedule string
+ * which replays it exactly (SHIM_SCHEDULE=... or opts.replay), and its
+ * minimised interleaving: one line per step, a column per task.
+ */
+#ifndef _SHIM_EXPLORE_H
+#define _SHIM_EXPLORE_H
+
+#include <stdbool.h>
+#include <shim/shim.h>
+#include <shim/ctl-hook.h>
+
+#define SHIM_EXPLORE_MAX_BODIES	4
+
+struct shim_scenario {
+	const char *name;
+	/* Runs in the first task before the bodies start; returns their context. */
+	void *(*setup)(void);
+	void (*body[SHIM_EXPLORE_MAX_BODIES])(void *ctx);
+	/* Runs after every body returned: check, then free what set-up made. */
+	void (*check)(void *ctx);
+};
+
+enum shim_explore_strategy {
+	SHIM_EXPLORE_DFS,	/* exhaustive up to the preemption bound */
+	SHIM_EXPLORE_PCT,	/* PCT, depth d, one seed per schedule */
+	SHIM_EXPLORE_RANDOM,	/* a random choice at every point */
+	SHIM_EXPLORE_REPLAY,	/* one schedule, from opts.replay */
+};
+
+struct shim_explore_opts {
+	enum shim_explore_strategy strategy;
+	unsigned int bound;		/* DFS: at most this many preemptions */
+	bool iterate;			/* DFS: bounds 0, 1, .. bound in turn */
+	unsigned int depth;		/* PCT: d (default 3) */
+	unsigned long long seed;	/* PCT, random: first seed */
+	unsigned long max_schedules;	/* 0: 100000 */
+	unsigned int max_ms;		/* wall-clock budget, 0: 20000 */
+	bool stop_on_failure;		/* stop at the first failing schedule */
+	bool quiet;			/* no result line */
+	const char *replay;		/* schedule string for REPLAY */
+};
+
+struct shim_explore_result {
+	unsigned long schedules;	/* runs made */
+	unsigned long failures;
+	unsigned long first_failure;	/* 1-based run number, 0: none */
+	double first_failure_ms;
+	double ms;
+	int bound_done;			/* DFS: highest bound fully covered, -1 none */
+	bool covered;			/* DFS: the whole bounded space was run */
+	unsigned long space;		/* DFS: schedules run at the last bound */
+	unsigned int max_steps;		/* longest run, in scheduling points */
+	char title[512];		/* first failure's report */
+	char schedule[512];		/* its schedule string (minimised) */
+	unsigned long trace_hash;	/* hash of its steps: replays must match */
+};
+
+/*
+ * Explore @sc; fills @r and prints one result line (strategy, schedules,
+ * bound, failures, covered or not, wall time).  On the first failure,
+ * prints the report, the schedule string, how to replay it and the
+ * minimised interleaving.  Returns the number of failing schedules.
+ * SHIM_SCHEDULE="NAME/..." in the environment replays that schedule of
+ * scenario NAME instead of exploring.
+ */
+unsigned long shim_explore(const struct shim_scenario *sc,
+			   const struct shim_explore_opts *o,
+			   struct shim_explore_result *r);
+
+/* A failed check in a scenario: a report, so it is a failing schedule. */
+#define SHIM_EXPLORE_CHECK(cond, fmt, ...) do {				\
+	if (!(cond))							\
+		shim_report(__FILE__, __LINE__,				\
+			    "explore check failed: %s: " fmt, #cond,	\
+			    ##__VA_ARGS__);				\
+} while (0)
+
+/* --- what the rest of the shim calls (shim/src only) ---------------------- */
+
+struct task_struct;
+
+/* Blocked until shim_ctl_signal(@chan); the caller re-checks its condition. */
+void shim_ctl_block(const void *chan, enum shim_op op, const char *file,
+		    int line, const char *func);
+/* The same with a timeout in simulated ms; true if it expired. */
+bool shim_ctl_block_timed(const void *chan, long ms, enum shim_op op,
+			  const char *file, int line, const char *func);
+void shim_ctl_signal(const void *chan);
+/* True if the calling task runs under the explorer. */
+bool shim_ctl_on(void);
+bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p));
+void shim_ctl_task_exit(struct task_struct *p);
+long shim_ctl_now_ms(void);
+
+#endif

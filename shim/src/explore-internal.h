@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The explorer's files share this: what the parent asks of a run (the
+ * plan) and what the child records of it (its choices and steps), in
+ * one block of shared memory mapped before the fork.
+ *
+ * A step is one scheduling point: the task that reached it, what it did
+ * there and where.  A choice is a step at which more than one task could
+ * run next; only choices are recorded for the strategies, and a schedule
+ * is the list of choices that differ from the default (keep running the
+ * current task, else the lowest-numbered runnable one).
+ */
+#ifndef _SHIM_EXPLORE_INTERNAL_H
+#define _SHIM_EXPLORE_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <shim/explore.h>
+
+#define CTL_MAX_TASKS	16
+#define CTL_MAX_STEPS	20000
+#define CTL_MAX_CHOICES	8192
+#define CTL_MAX_DEV	256
+
+enum ctl_mode { CTL_FOLLOW, CTL_PCT, CTL_RANDOM };
+
+struct ctl_choice {
+	uint16_t enabled;	/* bit per task that could run */
+	int8_t cur;		/* the task that ran, if still runnable; else -1 */
+	int8_t chosen;
+};
+
+struct ctl_step {
+	const char *file;	/* a string literal: valid in the parent too */
+	int line;
+	int8_t task;
+	uint8_t op;
+	int16_t choice;		/* index of the choice made here, or -1 */
+};
+
+struct ctl_shared {
+	/* the plan */
+	int mode;
+	unsigned long long seed;
+	int pct_depth, pct_steps;
+	int nforced;
+	int8_t forced[CTL_MAX_CHOICES];	/* -1: the default */
+
+	/* the record */
+	int nchoices, nsteps, ntasks;
+	bool failed, diverged;
+	char title[512];
+	char names[CTL_MAX_TASKS][16];
+	struct ctl_choice ch[CTL_MAX_CHOICES];
+	struct ctl_step st[CTL_MAX_STEPS];
+};
+
+/* explore.c: the controlled scheduler, in the child */
+void shim_ctl_start(struct ctl_shared *sh);
+void shim_ctl_stop(void);
+void shim_ctl_fail(const char *file, int line, const char *title);
+const char *shim_op_name(int op);
+
+/* explore-strategy.c */
+void ctl_strategy_begin(struct ctl_shared *sh);
+int ctl_strategy_choose(struct ctl_shared *sh, int idx, unsigned int enabled,
+			int cur, int running);
+int ctl_default_choice(unsigned int enabled, int cur);
+
+/* The DFS stack, in the parent. */
+struct dfs_frame {
+	uint16_t enabled, tried;
+	int8_t cur, chosen;
+	uint16_t pre;		/* preemptions before this choice */
+};
+struct dfs {
+	unsigned int bound;
+	int n;
+	struct dfs_frame f[CTL_MAX_CHOICES];
+};
+void dfs_reset(struct dfs *d, unsigned int bound);
+/* Take a run's choices from where its plan ended; false if it diverged. */
+bool dfs_record(struct dfs *d, const struct ctl_shared *sh);
+/* Next plan into @sh; false when the bounded space is exhausted. */
+bool dfs_next(struct dfs *d, struct ctl_shared *sh);
+int ctl_preemptions(const struct ctl_shared *sh);
+
+/* explore-trace.c */
+int ctl_encode(const char *name, const struct ctl_shared *sh, char *buf,
+	       size_t len);
+/* Parses "NAME/..." into a follow plan; NULL on success, else the error. */
+const char *ctl_decode(const char *s, const char *name, struct ctl_shared *sh);
+void ctl_render(const struct ctl_shared *sh, FILE *out);
+unsigned long ctl_hash(const struct ctl_shared *sh);
+
+#endif

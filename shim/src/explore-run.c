@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shim_explore(): the parent side.  Schedules run in forked children,
+ * so a crash, a guard fault or a report only ends a child.  A fork costs
+ * milliseconds here, so a child runs a batch of schedules, one after
+ * the other: a run that passed left nothing behind (the end-of-test
+ * checks say so: no allocation, kthread, lock or expectation left), and
+ * task numbers are reset, so the next run starts as from a fresh fork.
+ * The strategy's state (the depth-first stack, the seeds) is in the
+ * mapping shared with the child, which advances it after each passing
+ * run; a failing run ends the child, and the parent takes it from there.
+ * The failure shown is always a fresh child's replay.  The first failure is minimised (its deviations from
+ * the default schedule dropped one by one while it still fails), then
+ * replayed with its output shown and printed as an interleaving.
+ */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include "shim-internal.h"
+#include "explore-internal.h"
+
+#define BATCH	256	/* schedules per child */
+
+/* Shared with the children. */
+struct explore_shm {
+	struct ctl_shared sh;
+	struct dfs dfs;
+	unsigned long total;		/* schedules started */
+	unsigned long space;		/* ... at the current bound */
+	unsigned long max_runs;
+	double deadline;		/* now_ms() at which to stop */
+	bool exhausted;			/* dfs_next() found no more */
+	bool seeded;			/* PCT or random, else the DFS plan */
+	unsigned long long next_seed;
+	int steps;			/* PCT's k: longest run yet, in choices */
+	unsigned int max_steps;
+};
+
+static struct explore_shm *shm;
+static struct ctl_shared *sh;
+static struct ctl_shared first;	/* the first failing run's record */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct body {
+	void (*fn)(void *ctx);
+	void *ctx;
+};
+
+static int body_main(void *data)
+{
+	struct body *b = data;
+
+	b->fn(b->ctx);
+	return 0;
+}
+
+static void reset_record(void)
+{
+	sh->nchoices = 0;
+	sh->nsteps = 0;
+	sh->ntasks = 0;
+	sh->failed = false;
+	sh->diverged = false;
+	sh->title[0] = '\0';
+}
+
+/* One run of @sc under the plan in sh, in a child; returns if it passed. */
+static void run_inline(const struct shim_scenario *sc)
+{
+	struct task_struct *t[SHIM_EXPLORE_MAX_BODIES];
+	struct body b[SHIM_EXPLORE_MAX_BODIES];
+	void *ctx;
+	int i, n = 0;
+
+	reset_record();
+	alarm(30);	/* a run that never ends is a bug of ours: stop it */
+	shim_test_begin(sc->name);
+	snprintf(current->comm, sizeof(current->comm), "main");
+	shim_ctl_start(sh);
+	ctx = sc->setup ? sc->setup() : NULL;
+	for (i = 0; i < SHIM_EXPLORE_MAX_BODIES && sc->body[i]; i++) {
+		b[i].fn = sc->body[i];
+		b[i].ctx = ctx;
+		t[i] = kthread_create(body_main, &b[i], "T%d", i + 1);
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		wake_up_process(t[i]);
+	for (i = 0; i < n; i++)
+		shim_kthread_wait_exit(t[i]);
+	if (sc->check)
+		sc->check(ctx);
+	if (shim_test_end())
+		shim_ctl_fail(__FILE__, __LINE__, "end-of-test checks failed");
+	shim_ctl_stop();
+}
+
+static void child_begin(bool verbose)
+{
+	if (!verbose) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	shim_set_fail_handler(shim_ctl_fail);
+}
+
+/* The child of a single run: one run; never returns. */
+static void child(const struct shim_scenario *sc, bool verbose)
+{
+	child_begin(verbose);
+	run_inline(sc);
+	fflush(NULL);
+	_exit(0);
+}
+
+/* A batch child: runs and advances the strategy until a failure ends it. */
+static void batch_child(const struct shim_scenario *sc)
+{
+	int pids = shim_pids_mark(), i;
+
+	child_begin(false);
+	for (i = 0; i < BATCH; i++) {
+		if (shm->total >= shm->max_runs || now_ms() >= shm->deadline)
+			break;
+		shm->total++;
+		shm->space++;
+		if (shm->seeded) {
+			sh->seed = shm->next_seed++;
+			sh->pct_steps = shm->steps ? shm->steps : 50;
+		}
+		shim_pids_reset(pids);
+		run_inline(sc);
+		if (sh->nchoices > shm->steps)
+			shm->steps = sh->nchoices;
+		if ((unsigned int)sh->nsteps > shm->max_steps)
+			shm->max_steps = (unsigned int)sh->nsteps;
+		if (shm->seeded)
+			continue;
+		if (!dfs_record(&shm->dfs, sh))
+			shim_ctl_fail(__FILE__, __LINE__,
+				      "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
+		if (!dfs_next(&shm->dfs, sh)) {
+			shm->exhausted = true;
+			break;
+		}
+	}
+	_exit(0);
+}
+
+/*
+ * One schedule (@batch false), or a batch of them; true if the (last)
+ * run failed, and then sh has it and its title says how.
+ */
+static bool fork_run(const struct shim_scenario *sc, bool batch, bool verbose)
+{
+	int status = 0;
+	pid_t pid;
+
+	reset_record();
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("explore: fork");
+		exit(2);
+	}
+	if (pid == 0 && batch)
+		batch_child(sc);
+	if (pid == 0)
+		child(sc, verbose);
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !sh->failed)
+		return false;
+	if (!sh->failed) {
+		if (WIFSIGNALED(status))
+			snprintf(sh->title, sizeof(sh->title), "run killed by signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(sh->title, sizeof(sh->title), "run exited with status %d",
+				 WEXITSTATUS(status));
+		sh->failed = true;
+	}
+	return true;
+}
+
+static void plan_default(void)
+{
+	sh->mode = CTL_FOLLOW;
+	sh->nforced = 0;
+}
+
+/* The plan that makes the recorded run's deviations, less the @skip-th. */
+static int plan_from_record(int skip)
+{
+	int i, dev = 0, kept = 0;
+
+	for (i = 0; i < sh->nchoices; i++)
+		sh->forced[i] = -1;
+	for (i = 0; i < sh->nchoices; i++) {
+		const struct ctl_choice *c = &sh->ch[i];
+
+		if (c->chosen == ctl_default_choice(c->enabled, c->cur))
+			continue;
+		if (dev++ == skip)
+			continue;
+		sh->forced[i] = c->chosen;
+		kept++;
+	}
+	sh->mode = CTL_FOLLOW;
+	sh->nforced = sh->nchoices;
+	return dev;
+}
+
+/*
+ * Drop deviations while the run still fails: fewer preemptions, shorter
+ * story.  Each kept run replaces the record, so indices stay right.
+ * Leaves the minimised plan in sh and its string in @out.
+ */
+static void minimise(const struct shim_scenario *sc, char *out, size_t len)
+{
+	static struct ctl_shared best;
+	double end = now_ms() + 3000;
+	int j = 0, runs = 0;
+
+	best = *sh;
+	ctl_encode(sc->name, &best, out, len);
+	for (;;) {
+		int dev;
+
+		*sh = best;
+		dev = plan_from_record(j);
+		if (j >= dev || runs >= 400 || now_ms() > end)
+			break;
+		runs++;
+		if (fork_run(sc, false, false) && !sh->diverged) {
+			best = *sh;	/* still fails without it: keep that */
+			continue;
+		}
+		j++;
+	}
+	*sh = best;
+	ctl_encode(sc->name, &best, out, len);
+	plan_from_record(-1);
+}
+
+static const char *strategy_name(const struct shim_explore_opts *o, char *buf,
+				 size_t len)
+{
+	switch (o->strategy) {
+	case SHIM_EXPLORE_DFS:
+		snprintf(buf, len, "dfs k<=%u", o->bound);
+		break;
+	case SHIM_EXPLORE_PCT:
+		snprintf(buf, len, "pct d=%u", o->depth ? o->depth : 3);
+		break;
+	case SHIM_EXPLORE_RANDOM:
+		snprintf(buf, len, "random");
+		break;
+	default:
+		snprintf(buf, len, "replay");
+	}
+	return buf;
+}
+
+/* Replay the minimised failure with its output, and print it. */
+static void show_failure(const struct shim_scenario *sc,
+			 struct shim_explore_result *r, bool quiet)
+{
+	minimise(sc, r->schedule, sizeof(r->schedule));
+	if (quiet) {
+		fork_run(sc, false, false);
+		r->trace_hash = ctl_hash(sh);
+		/* A fresh child's report, as every replay's (not a batch's). */
+		snprintf(r->title, sizeof(r->title), "%s", sh->title);
+		return;
+	}
+	fprintf(stderr, "explore: %s: FAILED: %s\n", sc->name, r->title);
+	fprintf(stderr, "explore: %s: minimised schedule (%d preemptions), replayed:\n",
+		sc->name, ctl_preemptions(sh));
+	fork_run(sc, false, true);
+	r->trace_hash = ctl_hash(sh);
+	snprintf(r->title, sizeof(r->title), "%s", sh->title);
+	fprintf(stderr, "explore: schedule %s\n", r->schedule);
+	fprintf(stderr, "explore: replay with SHIM_SCHEDULE='%s' (or shim_explore_opts.replay)\n",
+		r->schedule);
+	fprintf(stderr, "explore: the interleaving (one line per scheduling point, * = preemption):\n");
+	ctl_render(sh, stderr);
+}
+
+static void note_failure(const struct shim_scenario *sc,
+			 struct shim_explore_result *r, double start)
+{
+	r->failures++;
+	/* The child died before it could count the failing run's steps. */
+	if ((unsigned int)sh->nsteps > shm->max_steps)
+		shm->max_steps = (unsigned int)sh->nsteps;
+	if (r->first_failure)
+		return;
+	r->first_failure = shm->total;
+	r->first_failure_ms = now_ms() - start;
+	snprintf(r->title, sizeof(r->title), "%s", sh->title);
+	first = *sh;
+}
+
+static bool over_budget(const struct shim_explore_opts *o,
+			const struct shim_explore_result *r, double start)
+{
+	return shm->total >= shm->max_runs || now_ms() >= shm->deadline;
+}
+
+static void explore_dfs(const struct shim_scenario *sc,
+			const struct shim_explore_opts *o,
+			struct shim_explore_result *r, double start)
+{
+	unsigned int k = o->iterate ? 0 : o->bound;
+
+	for (; k <= o->bound; k++) {
+		dfs_reset(&shm->dfs, k);
+		plan_default();
+		shm->space = 0;
+		shm->exhausted = false;
+		for (;;) {
+			if (over_budget(o, r, start))
+				return;
+			if (!fork_run(sc, true, false)) {
+				if (shm->exhausted)
+					break;
+				continue;
+			}
+			/* A failed run: the child left the stack to us. */
+			if (!sh->title[0] || !strstr(sh->title, "diverged"))
+				dfs_record(&shm->dfs, sh);
+			note_failure(sc, r, start);
+			if (o->stop_on_failure)
+				return;
+			if (!dfs_next(&shm->dfs, sh))
+				break;
+		}
+		r->bound_done = (int)k;
+	}
+	r->covered = true;
+}
+
+static void explore_seeded(const struct shim_scenario *sc,
+			   const struct shim_explore_opts *o,
+			   struct shim_explore_result *r, double start)
+{
+	shm->seeded = true;
+	shm->next_seed = o->seed ? o->seed : 1;
+	shm->steps = 0;
+	sh->mode = o->strategy == SHIM_EXPLORE_PCT ? CTL_PCT : CTL_RANDOM;
+	sh->pct_depth = o->depth ? (int)o->depth : 3;
+	while (!over_budget(o, r, start)) {
+		if (!fork_run(sc, true, false))
+			continue;
+		note_failure(sc, r, start);
+		if (o->stop_on_failure)
+			return;
+	}
+}
+
+unsigned long shim_explore(const struct shim_scenario *sc,
+			   const struct shim_explore_opts *opts,
+			   struct shim_explore_result *r)
+{
+	struct shim_explore_opts o = *opts;
+	const char *env = getenv("SHIM_SCHEDULE");
+	double start = now_ms();
+	char sname[32];
+
+	memset(r, 0, sizeof(*r));
+	r->bound_done = -1;
+	if (!shm) {
+		/*
+		 * Set the allocator up here, once, not in every child: its
+		 * pools and the libraries it loads are then inherited.
+		 */
+		kfree(kmalloc(1, GFP_KERNEL));
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (shm == MAP_FAILED) {
+			perror("explore: mmap");
+			exit(2);
+		}
+		sh = &shm->sh;
+	}
+	shm->total = 0;
+	shm->space = 0;
+	shm->seeded = false;
+	shm->max_steps = 0;
+	shm->max_runs = o.max_schedules ? o.max_schedules : 100000;
+	shm->deadline = start + (o.max_ms ? o.max_ms : 20000);
+	if (env && !strncmp(env, sc->name, strlen(sc->name)) &&
+	    env[strlen(sc->name)] == '/') {
+		o.strategy = SHIM_EXPLORE_REPLAY;
+		o.replay = env;
+	}
+	if (o.strategy == SHIM_EXPLORE_REPLAY) {
+		const char *err = o.replay ? ctl_decode(o.replay, sc->name, sh) :
+			"no schedule string";
+
+		if (err) {
+			fprintf(stderr, "explore: %s: cannot replay '%s': %s\n",
+				sc->name, o.replay ? o.replay : "", err);
+			r->failures = 1;
+			snprintf(r->title, sizeof(r->title), "bad schedule: %s", err);
+			return 1;
+		}
+		fork_run(sc, false, !o.quiet);
+		r->schedules = 1;
+		r->max_steps = (unsigned int)sh->nsteps;
+		r->trace_hash = ctl_hash(sh);
+		if (sh->diverged)
+			fprintf(stderr, "explore: %s: the schedule does not fit this program: it diverged\n",
+				sc->name);
+		if (sh->failed) {
+			r->failures = r->first_failure = 1;
+			snprintf(r->title, sizeof(r->title), "%s", sh->title);
+		}
+		ctl_encode(sc->name, sh, r->schedule, sizeof(r->schedule));
+		r->ms = now_ms() - start;
+		if (!o.quiet) {
+			fprintf(stderr, "explore: %s: replay of %s: %s\n", sc->name,
+				o.replay, sh->failed ? sh->title : "passed");
+			ctl_render(sh, stderr);
+		}
+		return r->failures;
+	}
+	if (o.strategy == SHIM_EXPLORE_DFS)
+		explore_dfs(sc, &o, r, start);
+	else
+		explore_seeded(sc, &o, r, start);
+	r->ms = now_ms() - start;
+	r->schedules = shm->total;
+	r->space = shm->space;
+	r->max_steps = shm->max_steps;
+	if (r->first_failure) {
+		/* Back to the first failure's record: minimise and show it. */
+		*sh = first;
+		show_failure(sc, r, o.quiet);
+	}
+	if (!o.quiet) {
+		fprintf(stderr, "explore: %s: %s: %lu schedules (longest %u steps), %lu failures",
+			sc->name, strategy_name(&o, sname, sizeof(sname)),
+			r->schedules, r->max_steps, r->failures);
+		if (r->first_failure)
+			fprintf(stderr, ", first at schedule %lu after %.3f s",
+				r->first_failure, r->first_failure_ms / 1e3);
+		if (o.strategy == SHIM_EXPLORE_DFS && r->covered)
+			fprintf(stderr, ", covered: all %lu schedules with at most %u preemptions",
+				r->space, o.bound);
+		else if (o.strategy == SHIM_EXPLORE_DFS && r->first_failure &&
+			 o.stop_on_failure)
+			fprintf(stderr, ", stopped at the first failure (bound %d covered before it)",
+				r->bound_done);
+		else if (o.strategy == SHIM_EXPLORE_DFS)
+			fprintf(stderr, ", not covered: budget spent (bound %d covered)",
+				r->bound_done);
+		else
+			fprintf(stderr, ", not exhaustive");
+		fprintf(stderr, ", %.3f s\n", r->ms / 1e3);
+	}
+	return r->failures;
+}

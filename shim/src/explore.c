@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controlled scheduler: under the explorer, a run's tasks (the
+ * test's thread and every kthread) take turns holding one token, and
+ * only the holder runs.  Each shim synchronisation point hands the
+ * decision of who runs next to the strategy (explore-strategy.c).
+ *
+ * The tasks are coroutines on one thread (ucontext), not pthreads: a
+ * switch is a swapcontext(), so a run costs no kernel scheduling and
+ * the machine's load cannot change it.  Waiting is never a real wait: a task that
+ * cannot go on (a lock held, asleep, a completion not done) blocks on a
+ * channel, the object it waits for, and is not runnable until that
+ * channel is signalled; then it re-checks its condition.  When nothing
+ * can run and no timed sleep is pending, that is a deadlock, reported
+ * at once with every task and where it waits.  Time is simulated: it
+ * stands still while any task can run, and jumps to the next timeout
+ * when none can, so a run does not depend on the machine's speed.
+ *
+ * All of this lives in the forked child that makes one run; the record
+ * goes to the parent through shared memory (explore-internal.h).
+ */
+/* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
+#define SHIM_INTERNAL
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include "shim-internal.h"
+#include "explore-internal.h"
+
+enum { CTL_RUNNABLE, CTL_BLOCKED, CTL_EXITED };
+
+struct ctl_task {
+	struct task_struct *p;
+	int state;
+	const void *chan;
+	int op;
+	const char *file, *func;
+	int line;
+	long deadline;		/* simulated ms; 0: untimed */
+	long since;
+	bool timed_out;
+	ucontext_t uc;
+	void (*fn)(struct task_struct *p);
+};
+
+#define CTL_STACK	(256 << 10)
+
+int shim_ctl_active;
+
+/*
+ * ctl.mu is kept for the shape of the code: every task runs on the one
+ * thread, so it is never contended.
+ */
+static struct {
+	pthread_mutex_t mu;
+	struct ctl_shared *sh;
+	int ntasks, running;
+	long now;
+	struct ctl_task t[CTL_MAX_TASKS];
+} ctl = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *const op_names[SHIM_OP_NR] = {
+	[SHIM_OP_NONE] = "-",
+	[SHIM_OP_SPIN_LOCK] = "spin_lock",
+	[SHIM_OP_MUTEX_LOCK] = "mutex_lock",
+	[SHIM_OP_TRYLOCK] = "trylock",
+	[SHIM_OP_UNLOCK] = "unlock",
+	[SHIM_OP_REFCOUNT] = "refcount",
+	[SHIM_OP_ATOMIC] = "atomic",
+	[SHIM_OP_BARRIER] = "barrier",
+	[SHIM_OP_ACQUIRE] = "load_acquire",
+	[SHIM_OP_RELEASE] = "store_release",
+	[SHIM_OP_READ_ONCE] = "READ_ONCE",
+	[SHIM_OP_WRITE_ONCE] = "WRITE_ONCE",
+	[SHIM_OP_SET_STATE] = "set_state",
+	[SHIM_OP_SCHEDULE] = "schedule",
+	[SHIM_OP_WAKE] = "wake_up",
+	[SHIM_OP_COMPLETE] = "complete",
+	[SHIM_OP_WAIT] = "wait_for_completion",
+	[SHIM_OP_SEMAPHORE] = "semaphore",
+	[SHIM_OP_MSLEEP] = "msleep",
+	[SHIM_OP_YIELD] = "yield",
+	[SHIM_OP_KMALLOC] = "kmalloc",
+	[SHIM_OP_KFREE] = "kfree",
+	[SHIM_OP_KTHREAD] = "kthread",
+	[SHIM_OP_IRQ] = "irq",
+	[SHIM_OP_BLOCK] = "blocks",
+	[SHIM_OP_START] = "start",
+	[SHIM_OP_EXIT] = "exit",
+};
+
+const char *shim_op_name(int op)
+{
+	return op >= 0 && op < SHIM_OP_NR && op_names[op] ? op_names[op] : "?";
+}
+
+/* The calling task's slot, or -1 if it is not under control. */
+static int me(void)
+{
+	struct task_struct *p;
+
+	if (!shim_ctl_active)
+		return -1;
+	p = current;
+	return p->shim.ctl_slot - 1;
+}
+
+bool shim_ctl_on(void)
+{
+	return me() >= 0;
+}
+
+long shim_ctl_now_ms(void)
+{
+	return ctl.now;
+}
+
+void shim_ctl_fail(const char *file, int line, const char *title)
+{
+	struct ctl_shared *sh = ctl.sh;
+
+	snprintf(sh->title, sizeof(sh->title), "%s", title);
+	sh->failed = true;
+	fflush(NULL);
+	_exit(1);
+}
+
+static void record_step(int slot, int op, const char *file, int line)
+{
+	struct ctl_shared *sh = ctl.sh;
+	struct ctl_step *s;
+
+	if (sh->nsteps == CTL_MAX_STEPS) {
+		pthread_mutex_unlock(&ctl.mu);
+		shim_report(file, line,
+			    "explore: more than %d scheduling points in one run (a livelock?)",
+			    CTL_MAX_STEPS);
+		return;
+	}
+	s = &sh->st[sh->nsteps++];
+	s->file = file;
+	s->line = line;
+	s->task = (int8_t)slot;
+	s->op = (uint8_t)op;
+	s->choice = -1;
+}
+
+/* File names without their directory: the same report on any machine. */
+static const char *base(const char *f)
+{
+	const char *b = f ? strrchr(f, '/') : NULL;
+
+	return b ? b + 1 : f ? f : "?";
+}
+
+/* Nothing can run: say who waits where, through the one report path. */
+static void deadlock(int self)
+{
+	char msg[480];
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(msg, sizeof(msg), "DEADLOCK: no task can run:");
+	for (i = 0; i < ctl.ntasks && n < sizeof(msg); i++) {
+		struct ctl_task *t = &ctl.t[i];
+
+		if (t->state != CTL_BLOCKED)
+			continue;
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n,
+				      " %s waits in %s (%s) at %s:%d;",
+				      t->p->comm, t->func ? t->func : "?",
+				      shim_op_name(t->op), base(t->file), t->line);
+	}
+	pthread_mutex_unlock(&ctl.mu);
+	shim_report(ctl.t[self].file, ctl.t[self].line, "%s", msg);
+	/* An expected deadlock still ends the run: nothing can go on. */
+	shim_ctl_fail(__FILE__, __LINE__, msg);
+}
+
+/* No task runnable: jump the clock to the earliest timeout, if any. */
+static bool advance_clock(void)
+{
+	long next = 0;
+	int i;
+
+	for (i = 0; i < ctl.ntasks; i++) {
+		struct ctl_task *t = &ctl.t[i];
+
+		if (t->state == CTL_BLOCKED && t->deadline &&
+		    (!next || t->deadline < next))
+			next = t->deadline;
+	}
+	if (!next)
+		return false;
+	if (next > ctl.now)
+		ctl.now = next;
+	for (i = 0; i < ctl.ntasks; i++) {
+		struct ctl_task *t = &ctl.t[i];
+
+		if (t->state == CTL_BLOCKED && t->deadline &&
+		    t->deadline <= ctl.now) {
+			t->state = CTL_RUNNABLE;
+			t->timed_out = true;
+		}
+	}
+	return true;
+}
+
+/* The hung-task bound, in simulated time, for untimed sleepers. */
+static void check_hung(int self)
+{
+	unsigned int bound = shim_hung_task_ms();
+	int i;
+
+	for (i = 0; i < ctl.ntasks; i++) {
+		struct ctl_task *t = &ctl.t[i];
+
+		/* A join is unbounded, as pthread_join() is outside the explorer. */
+		if (t->state != CTL_BLOCKED || t->deadline ||
+		    t->op == SHIM_OP_KTHREAD || ctl.now - t->since <= (long)bound)
+			continue;
+		pthread_mutex_unlock(&ctl.mu);
+		shim_report(t->file, t->line,
+			    "INFO: task %s:%d blocked for more than %u ms (simulated) in %s at %s:%d",
+			    t->p->comm, t->p->pid, bound, t->func ? t->func : "?",
+			    base(t->file), t->line);
+		shim_ctl_fail(__FILE__, __LINE__, "hung task (expected)");
+	}
+}
+
+/* Who runs next after @self's step; with ctl.mu held. */
+static int pick(int self)
+{
+	struct ctl_shared *sh = ctl.sh;
+	unsigned int enabled = 0;
+	int i, cur, c;
+
+	for (;;) {
+		for (i = 0; i < ctl.ntasks; i++)
+			if (ctl.t[i].state == CTL_RUNNABLE)
+				enabled |= 1u << i;
+		if (enabled)
+			break;
+		if (!advance_clock())
+			deadlock(self);
+		check_hung(self);
+	}
+	cur = enabled & (1u << self) ? self : -1;
+	if (!(enabled & (enabled - 1)))
+		return __builtin_ctz(enabled);
+	if (sh->nchoices == CTL_MAX_CHOICES)
+		return ctl_default_choice(enabled, cur);
+	i = sh->nchoices++;
+	c = ctl_strategy_choose(sh, i, enabled, cur, self);
+	if (c < 0 || !(enabled & (1u << c))) {
+		/* A replayed schedule that no longer fits this program. */
+		sh->diverged = true;
+		c = ctl_default_choice(enabled, cur);
+	}
+	sh->ch[i].enabled = (uint16_t)enabled;
+	sh->ch[i].cur = (int8_t)cur;
+	sh->ch[i].chosen = (int8_t)c;
+	if (sh->nsteps)
+		sh->st[sh->nsteps - 1].choice = (int16_t)i;
+	return c;
+}
+
+/* Run @next until it hands the CPU back; ctl.mu held, and held again after. */
+static void switch_to(int self, int next)
+{
+	ctl.running = next;
+	if (next == self)
+		return;
+	shim_set_current(ctl.t[next].p);
+	swapcontext(&ctl.t[self].uc, &ctl.t[next].uc);
+}
+
+void shim_ctl_point(enum shim_op op, const char *file, int line)
+{
+	int self = me();
+
+	if (self < 0)
+		return;
+	pthread_mutex_lock(&ctl.mu);
+	record_step(self, op, file, line);
+	switch_to(self, pick(self));
+	pthread_mutex_unlock(&ctl.mu);
+}
+
+static void block(int self, const void *chan, long ms, enum shim_op op,
+		  const char *file, int line, const char *func)
+{
+	struct ctl_task *t = &ctl.t[self];
+
+	t->state = CTL_BLOCKED;
+	t->chan = chan;
+	t->op = op;
+	t->file = file;
+	t->line = line;
+	t->func = func;
+	t->since = ctl.now;
+	t->deadline = ms > 0 ? ctl.now + ms : 0;
+	t->timed_out = false;
+	record_step(self, SHIM_OP_BLOCK, file, line);
+	switch_to(self, pick(self));
+	t->deadline = 0;
+	t->chan = NULL;
+}
+
+void shim_ctl_block(const void *chan, enum shim_op op, const char *file,
+		    int line, const char *func)
+{
+	int self = me();
+
+	if (self < 0)
+		return;
+	pthread_mutex_lock(&ctl.mu);
+	block(self, chan, 0, op, file, line, func);
+	pthread_mutex_unlock(&ctl.mu);
+}
+
+bool shim_ctl_block_timed(const void *chan, long ms, enum shim_op op,
+			  const char *file, int line, const char *func)
+{
+	int self = me();
+	bool expired;
+
+	if (self < 0)
+		return true;
+	pthread_mutex_lock(&ctl.mu);
+	block(self, chan, ms > 0 ? ms : 1, op, file, line, func);
+	expired = ctl.t[self].timed_out;
+	pthread_mutex_unlock(&ctl.mu);
+	return expired;
+}
+
+/* Every task waiting on @chan may run again; none runs before the next point. */
+void shim_ctl_signal(const void *chan)
+{
+	int i;
+
+	if (!shim_ctl_active)
+		return;
+	pthread_mutex_lock(&ctl.mu);
+	for (i = 0; i < ctl.ntasks; i++) {
+		struct ctl_task *t = &ctl.t[i];
+
+		if (t->state == CTL_BLOCKED && t->chan == chan)
+			t->state = CTL_RUNNABLE;
+	}
+	pthread_mutex_unlock(&ctl.mu);
+}
+
+static int add_task(struct task_struct *p, int state)
+{
+	struct ctl_task *t;
+	int slot;
+
+	if (ctl.ntasks == CTL_MAX_TASKS) {
+		pthread_mutex_unlock(&ctl.mu);
+		shim_report(__FILE__, __LINE__, "explore: more than %d tasks",
+			    CTL_MAX_TASKS);
+		return -1;
+	}
+	slot = ctl.ntasks++;
+	t = &ctl.t[slot];
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->state = state;
+	p->shim.ctl_slot = slot + 1;
+	snprintf(ctl.sh->names[slot], sizeof(ctl.sh->names[slot]), "%s", p->comm);
+	ctl.sh->ntasks = ctl.ntasks;
+	return slot;
+}
+
+static void trampoline(int slot)
+{
+	struct ctl_task *t = &ctl.t[slot];
+
+	pthread_mutex_unlock(&ctl.mu);	/* taken by the task that switched here */
+	t->fn(t->p);
+	shim_ctl_task_exit(t->p);
+}
+
+/*
+ * A kthread just made, as a coroutine that will run @fn: it sleeps on
+ * itself until its first wake-up.  False if not under the explorer.
+ */
+bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
+{
+	struct ctl_task *t;
+	int slot;
+
+	if (me() < 0)
+		return false;
+	pthread_mutex_lock(&ctl.mu);
+	slot = add_task(p, CTL_BLOCKED);
+	t = &ctl.t[slot];
+	t->fn = fn;
+	getcontext(&t->uc);
+	t->uc.uc_stack.ss_sp = mmap(NULL, CTL_STACK, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->uc.uc_stack.ss_size = CTL_STACK;
+	t->uc.uc_link = NULL;
+	if (t->uc.uc_stack.ss_sp == MAP_FAILED)
+		shim_ctl_fail(__FILE__, __LINE__, "explore: no stack for a task");
+	makecontext(&t->uc, (void (*)(void))trampoline, 1, slot);
+	ctl.t[slot].chan = p;
+	ctl.t[slot].op = SHIM_OP_KTHREAD;
+	ctl.t[slot].file = __FILE__;
+	ctl.t[slot].line = __LINE__;
+	ctl.t[slot].func = "kthread (never woken)";
+	pthread_mutex_unlock(&ctl.mu);
+	return true;
+}
+
+/* The task is done: switch away for good (its stack is never reused). */
+void shim_ctl_task_exit(struct task_struct *p)
+{
+	int self = p->shim.ctl_slot - 1;
+	int i;
+
+	if (self < 0 || !shim_ctl_active)
+		return;
+	pthread_mutex_lock(&ctl.mu);
+	record_step(self, SHIM_OP_EXIT, __FILE__, __LINE__);
+	ctl.t[self].state = CTL_EXITED;
+	for (i = 0; i < ctl.ntasks; i++)
+		if (ctl.t[i].state == CTL_BLOCKED && ctl.t[i].chan == &p->shim.exited)
+			ctl.t[i].state = CTL_RUNNABLE;
+	ctl.running = pick(self);
+	shim_set_current(ctl.t[ctl.running].p);
+	setcontext(&ctl.t[ctl.running].uc);
+}
+
+/* The run is over (its kthreads returned): free their stacks. */
+void shim_ctl_stop(void)
+{
+	int i;
+
+	shim_ctl_active = 0;
+	for (i = 1; i < ctl.ntasks; i++)
+		if (ctl.t[i].uc.uc_stack.ss_sp)
+			munmap(ctl.t[i].uc.uc_stack.ss_sp, CTL_STACK);
+	current->shim.ctl_slot = 0;
+	ctl.ntasks = 0;
+}
+
+/* The calling thread becomes task 0 of a controlled run. */
+void shim_ctl_start(struct ctl_shared *sh)
+{
+	ctl.sh = sh;
+	ctl.ntasks = 0;
+	ctl.now = 0;
+	ctl_strategy_begin(sh);
+	pthread_mutex_lock(&ctl.mu);
+	add_task(current, CTL_RUNNABLE);
+	ctl.running = 0;
+	pthread_mutex_unlock(&ctl.mu);
+	shim_ctl_active = 1;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scenarios the explorer runs: each an X() line here, defined in
+ * klist-scenarios.c, ddm-scenarios.c or self-scenarios.c.  The KUnit
+ * suites (explore-test.c) make one case of each, tests/explore/
+ * CMakeLists.txt one ctest case of each (it reads the X() lines), and
+ * explore-main.c runs them by name (scripts/time-to-detect.sh -T explore).
+ */
+#ifndef _EXPLORE_SCENARIOS_H
+#define _EXPLORE_SCENARIOS_H
+
+#include <shim/explore.h>
+
+#define EXPLORE_SELF_SCENARIOS(X)		\
+	X(self_locked_counter)			\
+	X(self_lost_update)			\
+	X(self_never_completed)			\
+	X(self_msleep_simulated)
+
+#define EXPLORE_KLIST_SCENARIOS(X)		\
+	X(klist_walk_fwd_vs_remove)		\
+	X(klist_walk_back_vs_remove)		\
+	X(klist_walk_stop_vs_del)		\
+	X(klist_walk_from_node_vs_del)		\
+	X(klist_walk_from_node_vs_its_del)	\
+	X(klist_walk_from_dead_node)		\
+	X(klist_two_removers_vs_walk)		\
+	X(klist_add_tail_vs_remove_last)	\
+	X(klist_add_before_behind_vs_remove)	\
+	X(klist_readd_after_remove)		\
+	X(klist_walk_in_irq_vs_add_del)		\
+	X(klist_hooks_walk_vs_del)		\
+	X(klist_walks_vs_del)
+
+#define EXPLORE_DDM_SCENARIOS(X)		\
+	X(ddm_drv_unreg_vs_dev_unreg)		\
+	X(ddm_drv_reg_vs_dev_add)		\
+	X(ddm_sleeping_probe_vs_drv_unreg)	\
+	X(ddm_failing_probe_vs_dev_add)		\
+	X(ddm_bind_unbind_vs_suspend)		\
+	X(ddm_preset_driver_vs_drv_unreg)	\
+	X(ddm_null_bus_walk)			\
+	X(ddm_listener_unsubscribe_queued)	\
+	X(ddm_class_devno_create_destroy)
+
+#define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
+EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
+EXPLORE_KLIST_SCENARIOS(EXPLORE_DECLARE)
+EXPLORE_DDM_SCENARIOS(EXPLORE_DECLARE)
+
+#endif
