@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ktap-parse-check.sh EXE KTAP KUNIT_TOOL_DIR
+#	Run every case of the KUnit test executable EXE with KTAP output
+#	(kept in KTAP, its stderr in KTAP.log), read it back with the
+#	kernel's own parser (KUNIT_TOOL_DIR/kunit.py parse, JSON kept in
+#	KTAP.json) and check that the parser counts one result per case
+#	that EXE --list names, and the verdict EXE gave.  Exit 77 (ctest:
+#	skipped) when kunit.py is not there.
+set -uo pipefail
+
+exe=$1
+ktap=$2
+tool=$3
+name=$(basename "$exe")
+
+if [ ! -f "$tool/kunit.py" ]; then
+	echo "ktap-parse-check: no $tool/kunit.py" >&2
+	exit 77
+fi
+cases=$("$exe" --list | wc -l)
+"$exe" --ktap --ktap-file="$ktap" > /dev/null 2> "$ktap.log"
+rc=$?
+python3 "$tool/kunit.py" parse --json="$ktap.json" "$ktap" > "$ktap.parse" 2>&1
+parse_rc=$?
+summary=$(grep -o 'Ran [0-9]* tests.*' "$ktap.parse" | tail -1)
+
+count() {
+	echo "$summary" | grep -o "$1: [0-9]*" | grep -o '[0-9]*$' || echo 0
+}
+ran=$(echo "$summary" | sed -n 's/^Ran \([0-9]*\) tests.*/\1/p')
+passed=$(count passed)
+failed=$(count failed)
+crashed=$(count crashed)
+skipped=$(count skipped)
+errors=$(count errors)
+echo "$name: $cases cases listed; runner exit $rc; kunit.py parse: ran ${ran:-?}," \
+     "passed $passed, failed $failed, crashed $crashed, skipped $skipped," \
+     "errors $errors (exit $parse_rc)"
+
+bad=0
+if [ "${ran:-0}" != "$cases" ]; then
+	echo "ktap-parse-check: kunit.py counted ${ran:-no} tests, --list names $cases" >&2
+	bad=1
+fi
+if [ "$errors" != 0 ] || [ "$crashed" != 0 ]; then
+	echo "ktap-parse-check: kunit.py found parse errors or crashes: see $ktap.parse" >&2
+	bad=1
+fi
+# Both must agree whether the run failed: runner exit 1 <=> failures.
+if { [ "$rc" = 1 ] && [ "$failed" = 0 ]; } ||
+   { [ "$rc" != 1 ] && [ "$failed" != 0 ]; } ||
+   { [ "$rc" = 0 ] && [ "$parse_rc" != 0 ]; }; then
+	echo "ktap-parse-check: runner exit $rc disagrees with kunit.py ($failed failed, exit $parse_rc)" >&2
+	bad=1
+fi
+[ "$bad" = 0 ] || exit 1
+[ "$rc" = 0 ] || [ "$rc" = 77 ] || { tail -n 40 "$ktap.parse"; exit 1; }
+exit "$rc"
