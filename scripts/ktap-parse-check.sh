@@ -5,8 +5,10 @@
 #	Run every case of the KUnit test executable EXE with KTAP output
 #	(kept in KTAP, its stderr in KTAP.log), read it back with the
 #	kernel's own parser (KUNIT_TOOL_DIR/kunit.py parse, JSON kept in
-#	KTAP.json) and check that the parser counts one result per case
-#	that EXE --list names, and the verdict EXE gave.  Exit 77 (ctest:
+#	KTAP.json) and check that the KTAP has one result per case that
+#	EXE --list names (as ctest has one test per case), that the parser
+#	counts every result (a parameterised case counts one per
+#	parameter, as kunit.py counts them) and the verdict EXE gave.  Exit 77 (ctest:
 #	skipped) when kunit.py is not there.
 set -uo pipefail
 
@@ -39,9 +41,19 @@ echo "$name: $cases cases listed; runner exit $rc; kunit.py parse: ran ${ran:-?}
      "passed $passed, failed $failed, crashed $crashed, skipped $skipped," \
      "errors $errors (exit $parse_rc)"
 
+# Case results sit at 4 spaces, parameter results at 8.
+case_lines=$(grep -cE '^    (not )?ok [0-9]+ ' "$ktap")
+param_lines=$(grep -cE '^        (not )?ok [0-9]+ ' "$ktap")
+param_cases=$(grep -cE '^        # Subtest: ' "$ktap")
+leaves=$((case_lines - param_cases + param_lines))
+
 bad=0
-if [ "${ran:-0}" != "$cases" ]; then
-	echo "ktap-parse-check: kunit.py counted ${ran:-no} tests, --list names $cases" >&2
+if [ "$case_lines" != "$cases" ]; then
+	echo "ktap-parse-check: the KTAP has $case_lines case results, --list names $cases" >&2
+	bad=1
+fi
+if [ "${ran:-0}" != "$leaves" ]; then
+	echo "ktap-parse-check: kunit.py counted ${ran:-no} tests, the KTAP has $leaves results" >&2
 	bad=1
 fi
 if [ "$errors" != 0 ] || [ "$crashed" != 0 ]; then

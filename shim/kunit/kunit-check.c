@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <shim/shim.h>
@@ -42,11 +43,6 @@
 
 /* How a case that skipped tells the parent: Check has no skip status. */
 #define SKIP_MARK	"[KUNIT SKIP] "
-
-struct kunit_shim_resource {
-	struct kunit_shim_resource *next;
-	void *ptr;
-};
 
 struct flat_case {
 	struct kunit_suite *suite;
@@ -87,45 +83,154 @@ static __printf(1, 2) void ktap(const char *fmt, ...)
 	}
 }
 
-void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp)
-{
-	struct kunit_shim_resource *res;
-	void *p = kmalloc_array(n, size, gfp);
+/* --- resources (6.1's lib/kunit/resource.c, without the spinlock's irqsave) */
 
-	if (!p)
-		return NULL;
-	res = malloc(sizeof(*res));
+static pthread_mutex_t resource_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct kunit_resource *__kunit_resource_new(void)
+{
+	struct kunit_resource *res = calloc(1, sizeof(*res));
+
 	if (!res)
 		abort();
-	res->ptr = p;
-	res->next = test->resources;
-	test->resources = res;
-	return p;
+	res->should_kfree = true;
+	INIT_LIST_HEAD(&res->node);
+	return res;
+}
+
+void kunit_release_resource(struct kref *kref)
+{
+	struct kunit_resource *res = container_of(kref, struct kunit_resource,
+						  refcount);
+
+	if (res->free)
+		res->free(res);
+	if (res->should_kfree)
+		free(res);
+}
+
+int __kunit_add_resource(struct kunit *test, kunit_resource_init_t init,
+			 kunit_resource_free_t free, struct kunit_resource *res,
+			 void *data)
+{
+	int ret = 0;
+
+	res->free = free;
+	kref_init(&res->refcount);
+	if (init) {
+		ret = init(res, data);
+		if (ret) {
+			/* Nothing to free: the caller's put frees only res. */
+			res->free = NULL;
+			return ret;
+		}
+	} else {
+		res->data = data;
+	}
+	pthread_mutex_lock(&resource_lock);
+	list_add_tail(&res->node, &test->resources);
+	pthread_mutex_unlock(&resource_lock);
+	return 0;
+}
+
+struct kunit_resource *kunit_find_resource(struct kunit *test,
+					   kunit_resource_match_t match,
+					   void *match_data)
+{
+	struct kunit_resource *res, *found = NULL;
+
+	pthread_mutex_lock(&resource_lock);
+	list_for_each_entry_reverse(res, &test->resources, node) {
+		if (match(test, res, match_data)) {
+			found = res;
+			kunit_get_resource(found);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&resource_lock);
+	return found;
+}
+
+struct kunit_resource *kunit_find_named_resource(struct kunit *test,
+						 const char *name)
+{
+	return kunit_find_resource(test, kunit_resource_name_match, (void *)name);
+}
+
+void kunit_remove_resource(struct kunit *test, struct kunit_resource *res)
+{
+	bool was_linked;
+
+	pthread_mutex_lock(&resource_lock);
+	was_linked = !list_empty(&res->node);
+	list_del_init(&res->node);
+	pthread_mutex_unlock(&resource_lock);
+	/* The list's reference. */
+	if (was_linked)
+		kunit_put_resource(res);
+}
+
+int kunit_destroy_resource(struct kunit *test, kunit_resource_match_t match,
+			   void *match_data)
+{
+	struct kunit_resource *res = kunit_find_resource(test, match, match_data);
+
+	if (!res)
+		return -ENOENT;
+	kunit_remove_resource(test, res);
+	/* The reference kunit_find_resource() took: the last one. */
+	kunit_put_resource(res);
+	return 0;
+}
+
+struct kunit_kmalloc_array_params {
+	size_t n;
+	size_t size;
+	gfp_t gfp;
+};
+
+static int kunit_kmalloc_array_init(struct kunit_resource *res, void *context)
+{
+	struct kunit_kmalloc_array_params *params = context;
+
+	res->data = kmalloc_array(params->n, params->size, params->gfp);
+	return res->data ? 0 : -ENOMEM;
+}
+
+static void kunit_kmalloc_array_free(struct kunit_resource *res)
+{
+	kfree(res->data);
+}
+
+void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size, gfp_t gfp)
+{
+	struct kunit_kmalloc_array_params params = { n, size, gfp };
+
+	return kunit_alloc_resource(test, kunit_kmalloc_array_init,
+				    kunit_kmalloc_array_free, gfp, &params);
 }
 
 void kunit_kfree(struct kunit *test, const void *ptr)
 {
-	struct kunit_shim_resource **pp, *res;
-
-	for (pp = &test->resources; (res = *pp); pp = &res->next) {
-		if (res->ptr == ptr) {
-			*pp = res->next;
-			kfree(res->ptr);
-			free(res);
-			return;
-		}
-	}
-	KUNIT_FAIL(test, "kunit_kfree of %p, which the test did not allocate", ptr);
+	if (kunit_destroy_resource(test, kunit_resource_instance_match, (void *)ptr))
+		KUNIT_FAIL(test, "kunit_kfree of %p, which the test did not allocate", ptr);
 }
 
+/* As 6.1's kunit_cleanup(): the newest resource first. */
 static void release_resources(struct kunit *test)
 {
-	while (test->resources) {
-		struct kunit_shim_resource *res = test->resources;
+	struct kunit_resource *res;
 
-		test->resources = res->next;
-		kfree(res->ptr);
-		free(res);
+	for (;;) {
+		pthread_mutex_lock(&resource_lock);
+		if (list_empty(&test->resources)) {
+			pthread_mutex_unlock(&resource_lock);
+			break;
+		}
+		res = list_last_entry(&test->resources, struct kunit_resource, node);
+		list_del_init(&res->node);
+		pthread_mutex_unlock(&resource_lock);
+		kunit_put_resource(res);
 	}
 }
 
@@ -215,6 +320,7 @@ static void run_case(int _i)
 			test.param_value = fc->kcase->generate_params(test.param_value, desc);
 		}
 	}
+	INIT_LIST_HEAD(&test.resources);
 	current_test = &test;
 	case_thread = pthread_self();
 	shim_set_fail_handler(shim_failed);

@@ -21,8 +21,7 @@
 #include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/err.h>
-
-struct kunit_shim_resource;
+#include <linux/list.h>
 
 /* Sizes as in 6.1. */
 #define KUNIT_PARAM_DESC_SIZE		128
@@ -47,7 +46,7 @@ struct kunit {
 	/* Where the first failure was, in the test: the runner reports it. */
 	const char *first_file;
 	int first_line;
-	struct kunit_shim_resource *resources;
+	struct list_head resources;	/* struct kunit_resource, oldest first */
 };
 
 struct kunit_case {
@@ -237,6 +236,10 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define KUNIT_EXPECT_GE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, >=, r, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_EQ_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, ==, r, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_NE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_LT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, <, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_LE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, <=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_GT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, >, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_GE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, >=, r, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_PTR_EQ(t, l, r)	__KUNIT_PTR(t, false, l, ==, r, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_PTR_NE(t, l, r)	__KUNIT_PTR(t, false, l, !=, r, __KUNIT_NOMSG)
@@ -249,12 +252,26 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define KUNIT_ASSERT_NOT_NULL(t, p)	__KUNIT_PTR(t, true, p, !=, NULL, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_NULL_MSG(t, p, fmt, ...)	__KUNIT_PTR(t, false, p, ==, NULL, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_NOT_NULL_MSG(t, p, fmt, ...) __KUNIT_PTR(t, false, p, !=, NULL, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_PTR_NE_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, false, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_PTR_EQ_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, true, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_PTR_NE_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, true, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NULL_MSG(t, p, fmt, ...)	__KUNIT_PTR(t, true, p, ==, NULL, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NOT_NULL_MSG(t, p, fmt, ...) __KUNIT_PTR(t, true, p, !=, NULL, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_STREQ(t, l, r)	__KUNIT_STR(t, false, l, ==, r, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_STRNEQ(t, l, r)	__KUNIT_STR(t, false, l, !=, r, __KUNIT_NOMSG)
 #define KUNIT_ASSERT_STREQ(t, l, r)	__KUNIT_STR(t, true, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_STRNEQ(t, l, r)	__KUNIT_STR(t, true, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_STREQ_MSG(t, l, r, fmt, ...)  __KUNIT_STR(t, false, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_STRNEQ_MSG(t, l, r, fmt, ...) __KUNIT_STR(t, false, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_STREQ_MSG(t, l, r, fmt, ...)  __KUNIT_STR(t, true, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_STRNEQ_MSG(t, l, r, fmt, ...) __KUNIT_STR(t, true, l, !=, r, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, false, p, __KUNIT_NOMSG)
 #define KUNIT_ASSERT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, true, p, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_NOT_ERR_OR_NULL_MSG(t, p, fmt, ...) \
+	__KUNIT_NOT_ERR_OR_NULL(t, false, p, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(t, p, fmt, ...) \
+	__KUNIT_NOT_ERR_OR_NULL(t, true, p, fmt, ##__VA_ARGS__)
 
 #endif
