@@ -6,7 +6,8 @@
 #   and registers one ctest test per case, LABEL.SUITE.CASE, labelled
 #   LABEL and SUITE (as gtest_discover_tests does).  Each keeps its KTAP
 #   in ${CMAKE_BINARY_DIR}/ktap/NAME/.  ktap.NAME runs every case at once
-#   and checks that kunit.py parse reads the KTAP with the right counts.
+#   (KTAP in ${CMAKE_BINARY_DIR}/ktap/NAME.ktap, what the verdict table
+#   reads) and checks that kunit.py parse reads it with the right counts.
 #
 # kunit_defect_executable(NAME SOURCES... LIBSOURCES...)
 #   The same tests linked against other library sources (a patched copy):
@@ -105,7 +106,11 @@ function(kunit_test_executable name label)
                    ${KUNIT_TOOL_DIR})
   set_tests_properties(ktap.${name} PROPERTIES LABELS "ktap;${label}"
                        FIXTURES_REQUIRED ${KUNIT_TOOL_FIXTURE}
+                       FIXTURES_SETUP userspace_ktap
                        TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # The verdict table (KernelCheck.cmake) reads them all.
+  set_property(GLOBAL APPEND PROPERTY KUNIT_KTAP_FILES
+               ${CMAKE_BINARY_DIR}/ktap/${name}.ktap)
 endfunction()
 
 function(kunit_defect_executable name)
