@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Script mode (cmake -P), run after a KUnit test executable is linked, as
-# gtest_discover_tests does (build time, not configure time): asks the binary for its cases (--list) and
-# writes OUT, a ctest file with one test per case:
+# Script mode (cmake -P), run after a KUnit test executable is linked
+# (build time, not configure time, as gtest_discover_tests does): asks
+# the binary for its cases (--list) and writes OUT, a ctest file with one
+# test per case:
 #
 #   LABEL.SUITE.CASE   runs that case alone, its KTAP kept in KTAP_DIR,
 #                      labelled LABEL and SUITE; exit 77 (all skipped)
@@ -12,10 +13,14 @@
 # per suite and tool: valgrind starts once per process, so per case it
 # would cost a startup for each of hundreds of cases.
 #
-# Inputs: EXE LABEL OUT KTAP_DIR TIMEOUT [TOOLS VALGRIND VALGRIND_ARGS_<tool>
-#         VALGRIND_ENV] (lists passed with "|" in place of ";").
+# Each case is a setup of the fixture FIXTURE, which the test that
+# collects their KTAP requires: it runs after them, and with them.
+#
+# Inputs: EXE LABEL OUT KTAP_DIR TIMEOUT FIXTURE [TOOLS VALGRIND
+#         VALGRIND_ARGS_<tool> VALGRIND_ENV] (lists passed with "|" in
+#         place of ";").
 
-foreach(v EXE LABEL OUT KTAP_DIR TIMEOUT)
+foreach(v EXE LABEL OUT KTAP_DIR TIMEOUT FIXTURE)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "KUnitDiscover: ${v} not set")
   endif()
@@ -44,7 +49,7 @@ foreach(line ${listing})
     "add_test([=[${t}]=] [=[${EXE}]=] --ktap "
     "[=[--ktap-file=${KTAP_DIR}/${suite}.${case}.ktap]=] [=[${suite}.${case}]=])\n"
     "set_tests_properties([=[${t}]=] PROPERTIES LABELS [=[${LABEL};${suite}]=] "
-    "TIMEOUT ${TIMEOUT} SKIP_RETURN_CODE 77)\n")
+    "TIMEOUT ${TIMEOUT} SKIP_RETURN_CODE 77 FIXTURES_SETUP ${FIXTURE})\n")
   math(EXPR n "${n} + 1")
 endforeach()
 if(n EQUAL 0)

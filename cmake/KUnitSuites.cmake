@@ -5,8 +5,8 @@
 #   After each link, KUnitDiscover.cmake asks NAME for its cases (--list)
 #   and registers one ctest test per case, LABEL.SUITE.CASE, labelled
 #   LABEL and SUITE (as gtest_discover_tests does).  Each keeps its KTAP
-#   in ${CMAKE_BINARY_DIR}/ktap/NAME/.  ktap.NAME runs every case at once
-#   (KTAP in ${CMAKE_BINARY_DIR}/ktap/NAME.ktap, what the verdict table
+#   in ${CMAKE_BINARY_DIR}/ktap/NAME/.  ktap.NAME collects them into one
+#   document (${CMAKE_BINARY_DIR}/ktap/NAME.ktap, what the verdict table
 #   reads) and checks that kunit.py parse reads it with the right counts.
 #
 # kunit_defect_executable(NAME SOURCES... LIBSOURCES...)
@@ -83,6 +83,7 @@ function(kunit_test_executable name label)
   add_custom_command(OUTPUT ${ctest_file}
     COMMAND ${CMAKE_COMMAND} -D EXE=$<TARGET_FILE:${name}> -D LABEL=${label}
             -D OUT=${ctest_file} -D KTAP_DIR=${ktap_dir} -D TIMEOUT=300
+            -D FIXTURE=ktap_cases_${name}
             -D TOOLS=${tools} -D VALGRIND=${VALGRIND} -D VALGRIND_ENV=${venv}
             ${vargs} -P ${PROJECT_SOURCE_DIR}/cmake/KUnitDiscover.cmake
     DEPENDS ${name} ${PROJECT_SOURCE_DIR}/cmake/KUnitDiscover.cmake
@@ -99,13 +100,15 @@ function(kunit_test_executable name label)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES
                ${CMAKE_CURRENT_BINARY_DIR}/${name}-include.cmake)
 
-  # Every case at once, as KTAP, through the kernel's own parser.
+  # Every case, as one KTAP document, through the kernel's own parser:
+  # after the cases (each a setup of the fixture ktap_cases_NAME), from
+  # the KTAP they left, so nothing runs twice.
   add_test(NAME ktap.${name}
            COMMAND ${PROJECT_SOURCE_DIR}/scripts/ktap-parse-check.sh
                    $<TARGET_FILE:${name}> ${CMAKE_BINARY_DIR}/ktap/${name}.ktap
-                   ${KUNIT_TOOL_DIR})
+                   ${KUNIT_TOOL_DIR} ${ktap_dir})
   set_tests_properties(ktap.${name} PROPERTIES LABELS "ktap;${label}"
-                       FIXTURES_REQUIRED ${KUNIT_TOOL_FIXTURE}
+                       FIXTURES_REQUIRED "${KUNIT_TOOL_FIXTURE};ktap_cases_${name}"
                        FIXTURES_SETUP userspace_ktap
                        TIMEOUT 600 SKIP_RETURN_CODE 77)
   # The verdict table (KernelCheck.cmake) reads them all.

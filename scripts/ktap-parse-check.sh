@@ -1,24 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ktap-parse-check.sh EXE KTAP KUNIT_TOOL_DIR
-#	Run every case of the KUnit test executable EXE with KTAP output
-#	(kept in KTAP, its stderr in KTAP.log), read it back with the
-#	kernel's own parser (KUNIT_TOOL_DIR/kunit.py parse, JSON kept in
-#	KTAP.json) and check that the KTAP has one result per case that
-#	EXE --list names (as ctest has one test per case), that the parser
-#	counts every result (a parameterised case counts one per
-#	parameter, as kunit.py counts them) and the verdict EXE gave.  Exit 77 (ctest:
-#	skipped) when kunit.py is not there.
+# ktap-parse-check.sh EXE KTAP KUNIT_TOOL_DIR CASE_DIR
+#	Collect the KTAP of every case of the KUnit test executable EXE
+#	into one document, KTAP (ktap-collect.py: what its ctest cases left
+#	in CASE_DIR, running only the cases that have none), read it back
+#	with the kernel's own parser (KUNIT_TOOL_DIR/kunit.py parse, JSON
+#	kept in KTAP.json) and check that the KTAP has one result per case
+#	that EXE --list names (as ctest has one test per case), that the
+#	parser counts every result (a parameterised case counts one per
+#	parameter, as kunit.py counts them) and the verdict of the cases.
+#	Exit 77 (ctest: skipped) when kunit.py is not there.
 set -uo pipefail
 
 exe=$1
 ktap=$2
 tool=$3
+case_dir=$4
 name=$(basename "$exe")
 
 cases=$("$exe" --list | wc -l)
-"$exe" --ktap --ktap-file="$ktap" > /dev/null 2> "$ktap.log"
+python3 "$(dirname "$0")/ktap-collect.py" "$exe" "$case_dir" "$ktap" 2> "$ktap.log"
 rc=$?
 # The KTAP is kept for the verdict table even without the parser.
 if [ ! -f "$tool/kunit.py" ]; then
