@@ -10,7 +10,9 @@
 #	that EXE --list names (as ctest has one test per case), that the
 #	parser counts every result (a parameterised case counts one per
 #	parameter, as kunit.py counts them) and the verdict of the cases.
-#	Exit 77 (ctest: skipped) when kunit.py is not there.
+#	With CASE_DIR "-", EXE runs every case itself (--ktap): the
+#	runner's own document, several suites in one.  Exit 77 (ctest:
+#	skipped) when kunit.py is not there.
 set -uo pipefail
 
 exe=$1
@@ -20,7 +22,11 @@ case_dir=$4
 name=$(basename "$exe")
 
 cases=$("$exe" --list | wc -l)
-python3 "$(dirname "$0")/ktap-collect.py" "$exe" "$case_dir" "$ktap" 2> "$ktap.log"
+if [ "$case_dir" = - ]; then
+	"$exe" --ktap --ktap-file="$ktap" > /dev/null 2> "$ktap.log"
+else
+	python3 "$(dirname "$0")/ktap-collect.py" "$exe" "$case_dir" "$ktap" 2> "$ktap.log"
+fi
 rc=$?
 # The KTAP is kept for the verdict table even without the parser.
 if [ ! -f "$tool/kunit.py" ]; then
