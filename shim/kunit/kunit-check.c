@@ -559,7 +559,8 @@ static enum kunit_status run_one(struct flat_case *fc, int param,
 	} else {
 		/* First line only: the child has printed the details. */
 		msg = tr_msg(results[0]);
-		if (strstr(msg, tr_lfile(results[0])))	/* a shim report */
+		/* A shim report names its place; a timeout or crash has none. */
+		if (strstr(msg, tr_lfile(results[0])) || !tr_lno(results[0]))
 			ktap("%s# %s: %.*s\n", indent, fc->kcase->name,
 			     (int)strcspn(msg, "\n"), msg);
 		else
