@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kunit_test_executable(NAME LABEL SOURCES...)
-#   Builds NAME from KUnit-dialect test files plus the Check runner and
-#   adds one ctest test per kunit_suite found in the files (by its
-#   `.name = "..."`), labelled LABEL, so that ctest reports suites.
+#   Builds NAME from KUnit-dialect test files plus the Check runner.
+#   After each link, KUnitDiscover.cmake asks NAME for its cases (--list)
+#   and registers one ctest test per case, LABEL.SUITE.CASE, labelled
+#   LABEL and SUITE (as gtest_discover_tests does).  Each keeps its KTAP
+#   in ${CMAKE_BINARY_DIR}/ktap/NAME/.  ktap.NAME collects them into one
+#   document (${CMAKE_BINARY_DIR}/ktap/NAME.ktap, what the verdict table
+#   reads) and checks that kunit.py parse reads it with the right counts.
 #
 # kunit_defect_executable(NAME SOURCES... LIBSOURCES...)
 #   The same tests linked against other library sources (a patched copy):
@@ -41,21 +45,75 @@ function(_kunit_link name)
                         -Wl,--no-whole-archive PkgConfig::CHECK Threads::Threads)
 endfunction()
 
+# Where kunit.py comes from: the kernel tree that qemu-check unpacks, or
+# (userspace builds) just tools/testing/kunit taken from the tarball.
+set(KLIST_KERNEL_TARBALL "/usr/src/linux-source-6.1.tar.xz" CACHE FILEPATH
+    "Debian linux-source-6.1 tarball (apt-get install linux-source-6.1)")
+if(KLIST_QEMU)
+  set(KUNIT_TOOL_DIR
+      ${CMAKE_BINARY_DIR}/kernel/pristine/linux-source-6.1/tools/testing/kunit)
+  set(KUNIT_TOOL_FIXTURE kernel_pristine)
+else()
+  set(KUNIT_TOOL_DIR ${CMAKE_BINARY_DIR}/kunit-tool/linux-source-6.1/tools/testing/kunit)
+  set(KUNIT_TOOL_FIXTURE kunit_tool)
+  add_test(NAME kunit-tool-unpack
+           COMMAND ${PROJECT_SOURCE_DIR}/scripts/kunit-tool-unpack.sh
+                   ${KLIST_KERNEL_TARBALL} ${CMAKE_BINARY_DIR}/kunit-tool)
+  set_tests_properties(kunit-tool-unpack PROPERTIES LABELS ktap
+                       FIXTURES_SETUP kunit_tool TIMEOUT 600)
+endif()
+
 function(kunit_test_executable name label)
   add_executable(${name} ${ARGN})
   _kunit_link(${name})
   target_link_libraries(${name} PRIVATE klist-port-static)
-  foreach(src ${ARGN})
-    file(STRINGS ${src} lines REGEX "^[ \t]*\\.name[ \t]*=[ \t]*\"[^\"]+\"")
-    foreach(line ${lines})
-      string(REGEX REPLACE ".*\"([^\"]+)\".*" "\\1" suite "${line}")
-      add_test(NAME ${label}.${suite} COMMAND ${name} ${suite})
-      set_tests_properties(${label}.${suite} PROPERTIES LABELS "${label}"
-                           TIMEOUT 300)
-      add_valgrind_tests(${label}.${suite} ${label}
-                         $<TARGET_FILE:${name}> ${suite})
-    endforeach()
+
+  set(ktap_dir ${CMAKE_BINARY_DIR}/ktap/${name})
+  file(MAKE_DIRECTORY ${ktap_dir})
+  set(ctest_file ${CMAKE_CURRENT_BINARY_DIR}/${name}-cases.cmake)
+  string(REPLACE ";" "|" tools "${VALGRIND_TOOLS}")
+  string(REPLACE ";" "|" venv "${VALGRIND_ENV}")
+  set(vargs)
+  foreach(tool ${VALGRIND_TOOLS})
+    string(REPLACE ";" "|" a "${VALGRIND_ARGS_${tool}}")
+    list(APPEND vargs -D "VALGRIND_ARGS_${tool}=${a}")
   endforeach()
+  # Rerun when the binary or the script changes (POST_BUILD would miss
+  # the script).
+  add_custom_command(OUTPUT ${ctest_file}
+    COMMAND ${CMAKE_COMMAND} -D EXE=$<TARGET_FILE:${name}> -D LABEL=${label}
+            -D OUT=${ctest_file} -D KTAP_DIR=${ktap_dir} -D TIMEOUT=300
+            -D FIXTURE=ktap_cases_${name}
+            -D TOOLS=${tools} -D VALGRIND=${VALGRIND} -D VALGRIND_ENV=${venv}
+            ${vargs} -P ${PROJECT_SOURCE_DIR}/cmake/KUnitDiscover.cmake
+    DEPENDS ${name} ${PROJECT_SOURCE_DIR}/cmake/KUnitDiscover.cmake
+    COMMENT "Listing the KUnit cases of ${name}" VERBATIM)
+  add_custom_target(${name}-cases ALL DEPENDS ${ctest_file})
+  # Until the binary is built there is a test that fails, as
+  # gtest_discover_tests has: never an empty, green ctest.
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${name}-include.cmake
+       "if(EXISTS [=[${ctest_file}]=])\n"
+       "  include([=[${ctest_file}]=])\n"
+       "else()\n"
+       "  add_test([=[${label}.${name}_NOT_BUILT]=] [=[${name}_NOT_BUILT]=])\n"
+       "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES
+               ${CMAKE_CURRENT_BINARY_DIR}/${name}-include.cmake)
+
+  # Every case, as one KTAP document, through the kernel's own parser:
+  # after the cases (each a setup of the fixture ktap_cases_NAME), from
+  # the KTAP they left, so nothing runs twice.
+  add_test(NAME ktap.${name}
+           COMMAND ${PROJECT_SOURCE_DIR}/scripts/ktap-parse-check.sh
+                   $<TARGET_FILE:${name}> ${CMAKE_BINARY_DIR}/ktap/${name}.ktap
+                   ${KUNIT_TOOL_DIR} ${ktap_dir})
+  set_tests_properties(ktap.${name} PROPERTIES LABELS "ktap;${label}"
+                       FIXTURES_REQUIRED "${KUNIT_TOOL_FIXTURE};ktap_cases_${name}"
+                       FIXTURES_SETUP userspace_ktap
+                       TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # The verdict table (KernelCheck.cmake) reads them all.
+  set_property(GLOBAL APPEND PROPERTY KUNIT_KTAP_FILES
+               ${CMAKE_BINARY_DIR}/ktap/${name}.ktap)
 endfunction()
 
 function(kunit_defect_executable name)

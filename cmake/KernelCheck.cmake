@@ -8,13 +8,14 @@
 #   qemu-check        build the patched 6.1 kernel (lockdep, KASAN, ...)
 #                     and run the KUnit suites under QEMU (-smp 2)
 #   qemu-check-kcsan  the same with KCSAN instead of KASAN (not in ctest)
+#   verdicts          the two-world verdict table of the last runs
 #
 # Tests (ctest):
 #   label "patches": kernel-unpack (fixture), kernel-patches-current,
 #                    kernel-patches-apply, kernel-patches-checkpatch,
 #                    kernel-upstream-patch (kernel-patches/upstream/),
 #                    qemu-scan-selftest (the console scanner on fake logs)
-#   label "qemu":    qemu-check
+#   label "qemu":    qemu-check, qemu-verdicts (the two-world verdict table)
 #
 # Everything lives under ${CMAKE_BINARY_DIR}/kernel: pristine/ (read-only
 # reference tree), src/ (patched tree), series/ (series generated from
@@ -114,5 +115,22 @@ if(KLIST_QEMU)
 	add_test(NAME qemu-check COMMAND ${_qemu_check} --variant kasan)
 	set_tests_properties(qemu-check PROPERTIES
 		LABELS qemu FIXTURES_REQUIRED kernel_pristine
+		FIXTURES_SETUP qemu_run
 		RUN_SERIAL TRUE TIMEOUT 5400)
+
+	# One table of verdicts for both worlds: every shared case (the
+	# suites of tests/unit/*.c) in the userspace KTAP and in the
+	# console log of the last qemu-check, with the same verdict.
+	get_property(_ktap_files GLOBAL PROPERTY KUNIT_KTAP_FILES)
+	set(_verdicts "${KLIST_PYTHON3}" "${_kscripts}/ktap-verdicts.py"
+	    --suites "${_kdir}/series/suites.json"
+	    --kernel "${_kdir}/build/test.log"
+	    --userspace ${_ktap_files})
+	add_test(NAME qemu-verdicts COMMAND ${_verdicts})
+	set_tests_properties(qemu-verdicts PROPERTIES
+		LABELS qemu FIXTURES_REQUIRED "qemu_run;userspace_ktap"
+		TIMEOUT 120)
+	add_custom_target(verdicts COMMAND ${_verdicts} --all
+		COMMENT "Verdicts of the shared cases, userspace and kernel (run ctest and qemu-check first)"
+		VERBATIM)
 endif()

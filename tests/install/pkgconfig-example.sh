@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Install the library into a scratch prefix, then build and run the
-# example against it through pkg-config, static and shared, as a user would.
+# example against it through pkg-config, static and shared, as a user
+# would; then a program that uses the system's own <linux/...> headers
+# beside klist's, and every installed header on its own.
 set -eu
 build=$1
 example=$2
+syshdr=$3
 prefix=$build/install-test
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -14,7 +17,20 @@ libs=$(pkg-config --libs klist-port)
 libdir=$(pkg-config --variable=libdir klist-port)
 test -f "$prefix/include/klist-port/linux/klist.h"
 test ! -e "$prefix/include/linux"		# never beside the system's headers
+test -s "$prefix/share/doc/klist-port/LICENSES/GPL-2.0"
 ${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-shared" "$example" $libs
 LD_LIBRARY_PATH=$libdir "$prefix/walk-shared"
 ${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-static" "$example" "$libdir/libklist-port.a" -pthread
 "$prefix/walk-static"
+
+# The system's <linux/input.h> needs the UAPI __u16 that <linux/types.h>
+# gives: the installed headers must not hide it.
+${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror $cflags -o "$prefix/system-headers" \
+	"$syshdr" $libs
+LD_LIBRARY_PATH=$libdir "$prefix/system-headers"
+cd "$prefix/include/klist-port"
+for h in linux/*.h linux/*/*.h; do
+	echo "#include <$h>" | ${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror $cflags \
+		-x c -fsyntax-only - || { echo "installed $h does not compile alone"; exit 1; }
+done
+echo "pkg-config: example (shared, static), system headers, $(ls linux/*.h linux/*/*.h | wc -l) headers alone: ok"

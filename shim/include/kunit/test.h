@@ -21,23 +21,75 @@
 #include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/err.h>
+#include <linux/list.h>
 
-struct kunit_shim_resource;
+/* Sizes as in 6.1. */
+#define KUNIT_PARAM_DESC_SIZE		128
+#define KUNIT_STATUS_COMMENT_SIZE	256
+
+enum kunit_status {
+	KUNIT_SUCCESS,
+	KUNIT_FAILURE,
+	KUNIT_SKIPPED,
+};
 
 struct kunit {
 	const char *name;
 	void *priv;
+	/* Parameterised cases: the current parameter and its index. */
+	const void *param_value;
+	int param_index;
+	enum kunit_status status;
+	char status_comment[KUNIT_STATUS_COMMENT_SIZE];
 	int failures;
 	char first_failure[768];
-	struct kunit_shim_resource *resources;
+	/* Where the first failure was, in the test: the runner reports it. */
+	const char *first_file;
+	int first_line;
+	struct list_head resources;	/* struct kunit_resource, oldest first */
 };
 
 struct kunit_case {
 	void (*run_case)(struct kunit *test);
 	const char *name;
+	const void *(*generate_params)(const void *prev, char *desc);
 };
 
 #define KUNIT_CASE(test_name)	{ .run_case = test_name, .name = #test_name }
+#define KUNIT_CASE_PARAM(test_name, gen_params)			\
+	{ .run_case = test_name, .name = #test_name,			\
+	  .generate_params = gen_params }
+
+/* As in 6.1: a generator over @array, @get_desc (or NULL) names each. */
+#define KUNIT_ARRAY_PARAM(name, array, get_desc)			\
+	static const void *name##_gen_params(const void *prev, char *desc) \
+	{								\
+		typeof((array)[0]) *__next = prev ?			\
+			((typeof(__next))prev) + 1 : (array);		\
+		if (__next - (array) < ARRAY_SIZE((array))) {		\
+			void (*__get_desc)(typeof(__next), char *) = get_desc; \
+			if (__get_desc)					\
+				__get_desc(__next, desc);		\
+			return __next;					\
+		}							\
+		return NULL;						\
+	}
+
+/* Marks the case skipped (a later failure still fails it, as in 6.1). */
+#define kunit_mark_skipped(test, fmt, ...) do {				\
+	(test)->status = KUNIT_SKIPPED;					\
+	snprintf((test)->status_comment, KUNIT_STATUS_COMMENT_SIZE,	\
+		 fmt, ##__VA_ARGS__);					\
+} while (0)
+
+/* Ends the case now: exit() and cleanup still run, as after a KUnit throw. */
+void __noreturn __kunit_abort(struct kunit *test);
+
+#define kunit_skip(test, fmt, ...) do {					\
+	kunit_mark_skipped(test, fmt, ##__VA_ARGS__);			\
+	__kunit_abort(test);						\
+} while (0)
+
 
 struct kunit_suite {
 	const char name[256];
@@ -184,6 +236,10 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define KUNIT_EXPECT_GE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, false, l, >=, r, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_EQ_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, ==, r, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_NE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_LT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, <, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_LE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, <=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_GT_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, >, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_GE_MSG(t, l, r, fmt, ...)	__KUNIT_BINARY(t, true, l, >=, r, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_PTR_EQ(t, l, r)	__KUNIT_PTR(t, false, l, ==, r, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_PTR_NE(t, l, r)	__KUNIT_PTR(t, false, l, !=, r, __KUNIT_NOMSG)
@@ -196,12 +252,26 @@ static inline __printf(1, 2) void __kunit_check_format(const char *fmt, ...) { }
 #define KUNIT_ASSERT_NOT_NULL(t, p)	__KUNIT_PTR(t, true, p, !=, NULL, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_NULL_MSG(t, p, fmt, ...)	__KUNIT_PTR(t, false, p, ==, NULL, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_NOT_NULL_MSG(t, p, fmt, ...) __KUNIT_PTR(t, false, p, !=, NULL, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_PTR_NE_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, false, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_PTR_EQ_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, true, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_PTR_NE_MSG(t, l, r, fmt, ...) __KUNIT_PTR(t, true, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NULL_MSG(t, p, fmt, ...)	__KUNIT_PTR(t, true, p, ==, NULL, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NOT_NULL_MSG(t, p, fmt, ...) __KUNIT_PTR(t, true, p, !=, NULL, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_STREQ(t, l, r)	__KUNIT_STR(t, false, l, ==, r, __KUNIT_NOMSG)
 #define KUNIT_EXPECT_STRNEQ(t, l, r)	__KUNIT_STR(t, false, l, !=, r, __KUNIT_NOMSG)
 #define KUNIT_ASSERT_STREQ(t, l, r)	__KUNIT_STR(t, true, l, ==, r, __KUNIT_NOMSG)
+#define KUNIT_ASSERT_STRNEQ(t, l, r)	__KUNIT_STR(t, true, l, !=, r, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_STREQ_MSG(t, l, r, fmt, ...)  __KUNIT_STR(t, false, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_EXPECT_STRNEQ_MSG(t, l, r, fmt, ...) __KUNIT_STR(t, false, l, !=, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_STREQ_MSG(t, l, r, fmt, ...)  __KUNIT_STR(t, true, l, ==, r, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_STRNEQ_MSG(t, l, r, fmt, ...) __KUNIT_STR(t, true, l, !=, r, fmt, ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, false, p, __KUNIT_NOMSG)
 #define KUNIT_ASSERT_NOT_ERR_OR_NULL(t, p)	__KUNIT_NOT_ERR_OR_NULL(t, true, p, __KUNIT_NOMSG)
+#define KUNIT_EXPECT_NOT_ERR_OR_NULL_MSG(t, p, fmt, ...) \
+	__KUNIT_NOT_ERR_OR_NULL(t, false, p, fmt, ##__VA_ARGS__)
+#define KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(t, p, fmt, ...) \
+	__KUNIT_NOT_ERR_OR_NULL(t, true, p, fmt, ##__VA_ARGS__)
 
 #endif
