@@ -404,11 +404,19 @@ EXPORT_SYMBOL_GPL(klist_node_attached);
 void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 			  struct klist_node *n)
 {
+	struct klist *nk;
+
 	i->i_klist = k;
 	i->i_cur = NULL;
 	if (!n)
 		return;
-	if (WARN(knode_klist(n) && knode_klist(n) != k,
+	/*
+	 * X3: the list pointer read once.  A release may clear it at any
+	 * moment; read twice, a node of this list could look like one of
+	 * another list in between.
+	 */
+	nk = knode_klist(n);
+	if (WARN(nk && nk != k,
 		 "klist: walk of %p starts from a node of another list\n", k))
 		return;
 	/*

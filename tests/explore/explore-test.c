@@ -28,7 +28,7 @@ static const struct {
 	const struct shim_scenario *sc;
 	const char *report;
 } known_failures[] = {
-	{ &klist_walk_from_node_vs_its_del, "starts from a node of another list" },
+	{ NULL, NULL }	/* none now: X3, the one found, is fixed */
 };
 
 static void explore_expect_pass(struct kunit *test, const struct shim_scenario *sc)
@@ -42,11 +42,10 @@ static void explore_expect_pass(struct kunit *test, const struct shim_scenario *
 		.stop_on_failure = true,
 	};
 	struct shim_explore_result r;
-
 	size_t i;
 
 	shim_explore(sc, &o, &r);
-	for (i = 0; i < ARRAY_SIZE(known_failures); i++) {
+	for (i = 0; known_failures[i].sc; i++) {
 		if (known_failures[i].sc != sc)
 			continue;
 		KUNIT_EXPECT_TRUE_MSG(test, r.failures &&

@@ -70,7 +70,7 @@ struct kh_ctx {
 	/* Written by the callback only; read once it is done. */
 	int fired;
 	int limit;			/* firings before it completes */
-	int bad_walks;			/* a node missed, repeated or out of order */
+	int bad_walks;			/* a stable node missed or repeated */
 	int churn_seen;
 	bool not_hardirq;		/* it once ran outside hardirq, or irqs on */
 	struct klist_iter iter;		/* a walk kept across firings */
@@ -198,13 +198,20 @@ static enum hrtimer_restart kh_walk_fn(struct hrtimer *t)
 	while ((n = klist_next(&iter))) {
 		int id = kh_id(n);
 
-		if (seen & (1U << id))
-			c->bad_walks++;
-		seen |= 1U << id;
-		if (id < KH_STABLE)
+		/*
+		 * Only a stable node can never come twice: a churn node the
+		 * walk passed may be deleted, released and added again ahead
+		 * of it, and is then met again, rightly (the explorer showed
+		 * this interleaving).
+		 */
+		if (id < KH_STABLE) {
+			if (seen & (1U << id))
+				c->bad_walks++;
+			seen |= 1U << id;
 			stable++;
-		else
+		} else {
 			c->churn_seen++;
+		}
 	}
 	/* Drops the last reference if process context deleted that node. */
 	klist_iter_exit(&iter);
@@ -224,7 +231,7 @@ static enum hrtimer_restart kh_walk_fn(struct hrtimer *t)
  * so klist_release() runs in hardirq now and then.
  *
  * Each of the KH_WALKS walks must see every one of the KH_STABLE nodes
- * that stay on the list exactly once, and no node twice; at least one
+ * that stay on the list exactly once; at least one
  * walk sees nodes process context added.  Process context keeps three
  * or four of the KH_CHURN nodes on the list, re-adding a node only once
  * a walk no longer holds it.
