@@ -147,22 +147,32 @@ static bool eo_wait_go(struct completion *go)
 	return !kthread_should_stop();
 }
 
-static int eo_driver_racer(void *data)
+/* One racer: at each go, its registration (the driver's or the device's). */
+struct eo_racer {
+	struct completion *go, *done;
+	int (*reg)(void);
+	const char *what;
+};
+
+static int eo_register_driver(void)
 {
-	while (eo_wait_go(&eo.drv_go)) {
-		if (ddm_driver_register(eo.drv))
-			error("round %d: driver register failed", atomic_read(&eo.round));
-		complete(&eo.drv_done);
-	}
-	return 0;
+	return ddm_driver_register(eo.drv);
 }
 
-static int eo_device_racer(void *data)
+static int eo_register_device(void)
 {
-	while (eo_wait_go(&eo.dev_go)) {
-		if (ddm_device_register(eo.dev))
-			error("round %d: device register failed", atomic_read(&eo.round));
-		complete(&eo.dev_done);
+	return ddm_device_register(eo.dev);
+}
+
+static int eo_racer_fn(void *data)
+{
+	struct eo_racer *r = data;
+
+	while (eo_wait_go(r->go)) {
+		if (r->reg())
+			error("round %d: %s register failed",
+			      atomic_read(&eo.round), r->what);
+		complete(r->done);
 	}
 	return 0;
 }
@@ -197,6 +207,10 @@ int main(int argc, char **argv)
 	unsigned long long seed = torture_default_seed();
 	unsigned int permille = 50;
 	struct task_struct *listener, *drv_racer, *dev_racer;
+	struct eo_racer drv_side = { &eo.drv_go, &eo.drv_done,
+				     eo_register_driver, "driver" };
+	struct eo_racer dev_side = { &eo.dev_go, &eo.dev_done,
+				     eo_register_device, "device" };
 	struct ddm_listener l;
 	unsigned long r;
 	long heard = 0;
@@ -233,8 +247,8 @@ int main(int argc, char **argv)
 	eo.drv->bus = &bus;
 	eo.drv->probe = eo_probe;
 	listener = kthread_run(eo_listener, &l, "eo-udev");
-	drv_racer = kthread_run(eo_driver_racer, NULL, "eo-drv");
-	dev_racer = kthread_run(eo_device_racer, NULL, "eo-dev");
+	drv_racer = kthread_run(eo_racer_fn, &drv_side, "eo-drv");
+	dev_racer = kthread_run(eo_racer_fn, &dev_side, "eo-dev");
 	if (IS_ERR(listener) || IS_ERR(drv_racer) || IS_ERR(dev_racer))
 		return 1;
 

@@ -617,17 +617,6 @@ static int hp_h2_registrar(void *data)
 	return 0;
 }
 
-/* Position of (obj, action) among @n events, or -1. */
-static int hp_h2_at(struct ddm_uevent **evs, int n, struct ddm_object *obj,
-		    enum ddm_uevent_action action)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (evs[i]->obj == obj && evs[i]->action == action)
-			return i;
-	return -1;
-}
 
 static void ddm_hotplug_no_bind_before_add_in_races(struct kunit *test)
 {
@@ -665,9 +654,9 @@ static void ddm_hotplug_no_bind_before_add_in_races(struct kunit *test)
 			if (IS_ERR(evs[n]))
 				break;
 		}
-		bind = hp_h2_at(evs, n, d->dev.obj, DDM_UEVENT_BIND);
-		if (bind < hp_h2_at(evs, n, d->dev.obj, DDM_UEVENT_ADD) ||
-		    bind < hp_h2_at(evs, n, r->drv->drv.obj, DDM_UEVENT_ADD))
+		bind = fx_event_at(evs, n, d->dev.obj, DDM_UEVENT_BIND);
+		if (bind < fx_event_at(evs, n, d->dev.obj, DDM_UEVENT_ADD) ||
+		    bind < fx_event_at(evs, n, r->drv->drv.obj, DDM_UEVENT_ADD))
 			out_of_order++;
 		while (n)
 			ddm_uevent_free(evs[--n]);

@@ -427,6 +427,19 @@ static inline ddm_devt_t fx_expect_event(struct kunit *test,
 	return devt;
 }
 
+/* Where (@obj, @action) is among @n events taken off a queue, or -1. */
+static inline int fx_event_at(struct ddm_uevent **evs, int n,
+			      struct ddm_object *obj,
+			      enum ddm_uevent_action action)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i]->obj == obj && evs[i]->action == action)
+			return i;
+	return -1;
+}
+
 static inline void fx_expect_no_event(struct kunit *test,
 				      struct ddm_listener *l)
 {

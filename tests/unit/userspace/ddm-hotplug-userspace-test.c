@@ -918,18 +918,6 @@ static int hu_h2_thread(void *data)
 	return 0;
 }
 
-/* Where (obj, action) is in the listener's queue, or -1; drains nothing. */
-static int hu_h2_position(struct ddm_uevent **evs, int n,
-			  struct ddm_object *obj,
-			  enum ddm_uevent_action action)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (evs[i]->obj == obj && evs[i]->action == action)
-			return i;
-	return -1;
-}
 
 /*
  * Register @w's own side in the window the hook opens, the other side
@@ -975,8 +963,8 @@ static void hu_h2_race(struct kunit *test, struct hu_h2 *w,
 	while (n < (int)ARRAY_SIZE(evs) && !IS_ERR(evs[n] = ddm_listener_poll(l)))
 		n++;
 	first = device_waits ? d->dev.obj : a->drv.obj;
-	add = hu_h2_position(evs, n, first, DDM_UEVENT_ADD);
-	bind = hu_h2_position(evs, n, d->dev.obj, DDM_UEVENT_BIND);
+	add = fx_event_at(evs, n, first, DDM_UEVENT_ADD);
+	bind = fx_event_at(evs, n, d->dev.obj, DDM_UEVENT_BIND);
 	KUNIT_EXPECT_GE(test, add, 0);
 	KUNIT_EXPECT_GE(test, bind, 0);
 	KUNIT_EXPECT_LT_MSG(test, add, bind,
