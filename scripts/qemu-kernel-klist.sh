@@ -17,7 +17,9 @@
 #
 # The tree is a hard-linked copy of the pristine one qemu-check unpacks
 # (WORK/pristine); the files changed are replaced, never written through.
-# Builds go to WORK/build-6.1-klist (WORK/build-6.1-klist-delay).
+# Both modes share it and the build, WORK/build-6.1-klist, so switching
+# mode rebuilds klist.o alone.  The console log of each mode is kept as
+# WORK/build-6.1-klist/test-MODE.log.
 
 set -euo pipefail
 
@@ -43,8 +45,8 @@ work=${work:-$project/build/kernel}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 name=6.1-klist${delay:+-delay}
-src=$work/src-$name/linux-source-6.1
-build=$work/build-$name
+src=$work/src-6.1-klist/linux-source-6.1
+build=$work/build-6.1-klist
 
 exec 8>"$work/.qemu-check.lock"	# one kernel build at a time
 if ! flock -n 8; then
@@ -76,7 +78,9 @@ put() {	# path-in-tree < content
 put lib/klist-k6-kasan-test.c < "$project/tests/qemu/klist-k6-kasan-test.c"
 { cat "$pristine/lib/Makefile"
   echo 'obj-$(CONFIG_KUNIT) += klist-k6-kasan-test.o'; } | put lib/Makefile
-if [ -n "$delay" ]; then
+if [ -z "$delay" ]; then
+	put lib/klist.c < "$pristine/lib/klist.c"
+else
 	python3 - "$pristine/lib/klist.c" <<'PY' | put lib/klist.c
 import sys
 s = open(sys.argv[1]).read()
@@ -108,8 +112,9 @@ if [ ! -s "$build/test.log" ]; then
 	tail -40 "$build/kunit.out"
 	exit 1
 fi
+cp "$build/test.log" "$build/test-$name.log"
 echo "qemu-kernel-klist[$name]: $(( $(date +%s) - t0 )) s; what the kernel said:"
-grep -aE 'klist_k6_kasan: |BUG: KASAN|Write of size|in klist_release|ok [0-9]+ klist_k6' \
+grep -aE 'klist_k6_kasan: |BUG: KASAN|Write of size|BUG: kernel NULL|ok [0-9]+ klist_k6|Subtest: klist_k6' \
 	"$build/test.log" | sed 's/^/  /' | head -20
 kasan=$(grep -ac 'BUG: KASAN' "$build/test.log" || true)
-echo "qemu-kernel-klist[$name]: KASAN reports: $kasan"
+echo "qemu-kernel-klist[$name]: KASAN reports: $kasan (KASAN prints only its first report)"

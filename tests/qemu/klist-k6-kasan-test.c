@@ -102,15 +102,16 @@ static void kk6_run(struct kunit *test, bool readd)
 		klist_remove(&o->kn);
 		if (readd) {
 			klist_add_tail(&o->kn, &other);
-			if (!klist_node_attached(&o->kn)) {
-				/* Unlink it by hand: klist_del() would oops. */
+			if (!klist_node_attached(&o->kn))
 				lost++;
-				spin_lock(&other.k_lock);
-				list_del(&o->kn.n_node);
-				spin_unlock(&other.k_lock);
-			} else {
-				klist_remove(&o->kn);
-			}
+			/*
+			 * Unlinked by hand, not with klist_remove(): with a
+			 * cleared list pointer that would oops (it does:
+			 * NULL dereference in klist_put()), and end the run.
+			 */
+			spin_lock(&other.k_lock);
+			list_del(&o->kn.n_node);
+			spin_unlock(&other.k_lock);
 		}
 		kfree(o);
 		c->rounds++;
