@@ -93,6 +93,9 @@ declare -A scenarios=(
 	[D6]="ddm_preset_driver_vs_drv_unreg"
 	[D7]="ddm_preset_driver_vs_drv_unreg"
 	[H1]="ddm_listener_unsubscribe_queued"
+	[H2]="ddm_drv_reg_vs_dev_add_events"
+	[D9]="ddm_dev_reg_vs_dev_reg ddm_drv_unreg_vs_drv_unreg"
+	[X3]="klist_walk_from_node_vs_its_del"
 )
 scenarios_for() {	# patch -> scenario names
 	local id

@@ -607,3 +607,123 @@ const struct shim_scenario ddm_class_devno_create_destroy = {
 	.body = { class_dev_a, class_dev_b },
 	.check = check_class,
 };
+
+/* --- the order listeners hear: no "bind" before an "add" (H2) ------------ */
+
+static void *setup_events(void)
+{
+	struct dctx *c = dctx_new();
+
+	c->drv[0] = drv_new(c, "ex-a", 0x1);
+	c->dev[0] = dev_new(c, 0);
+	ddm_listener_init(&c->l, "ex-udev");
+	ddm_listener_subscribe(&c->l);
+	return c;
+}
+
+/* Where (@obj, @action) is among @n events, or -1. */
+static int event_at(struct ddm_uevent **evs, int n, struct ddm_object *obj,
+		    enum ddm_uevent_action action)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i]->obj == obj && evs[i]->action == action)
+			return i;
+	return -1;
+}
+
+static void check_events_in_order(void *ctx)
+{
+	struct dctx *c = ctx;
+	struct ddm_uevent *evs[8];
+	int n = 0, bind;
+
+	SHIM_EXPLORE_CHECK(c->dev[0]->dev.driver, "device left unbound");
+	while (n < 8 && !IS_ERR(evs[n] = ddm_listener_poll(&c->l)))
+		n++;
+	bind = event_at(evs, n, c->dev[0]->dev.obj, DDM_UEVENT_BIND);
+	SHIM_EXPLORE_CHECK(bind > event_at(evs, n, c->dev[0]->dev.obj,
+					   DDM_UEVENT_ADD),
+			   "\"bind\" of the device before its \"add\"");
+	SHIM_EXPLORE_CHECK(bind > event_at(evs, n, c->drv[0]->drv.obj,
+					   DDM_UEVENT_ADD),
+			   "\"bind\" to the driver before the driver's \"add\"");
+	while (n)
+		ddm_uevent_free(evs[--n]);
+	ddm_device_unregister(&c->dev[0]->dev);
+	ddm_driver_unregister(&c->drv[0]->drv);
+	ddm_listener_unsubscribe(&c->l);
+	ddm_listener_flush(&c->l);
+	check_common(c, 1);
+	dctx_free(c);
+}
+
+const struct shim_scenario ddm_drv_reg_vs_dev_add_events = {
+	.name = "ddm_drv_reg_vs_dev_add_events",
+	.setup = setup_events,
+	.body = { dev0_reg, drv_a_reg },
+	.check = check_events_in_order,
+};
+
+/* --- one device registered twice at once (D9) ---------------------------- */
+
+static void *setup_double_register(void)
+{
+	struct dctx *c = dctx_new();
+
+	c->dev[0] = dev_new(c, 0);
+	/* Exactly one of the two loses the claim, and says so. */
+	shim_expect_report("device ex-dev0 registered twice");
+	return c;
+}
+
+static void check_registered_once(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(shim_expected_reports_seen() == 1,
+			   "%d registers reported", shim_expected_reports_seen());
+	ddm_device_unregister(&c->dev[0]->dev);
+	check_common(c, 1);
+	dctx_free(c);
+}
+
+const struct shim_scenario ddm_dev_reg_vs_dev_reg = {
+	.name = "ddm_dev_reg_vs_dev_reg",
+	.setup = setup_double_register,
+	.body = { dev0_reg, dev0_reg },
+	.check = check_registered_once,
+};
+
+/* --- one driver unregistered twice at once (D9) -------------------------- */
+
+static void *setup_double_unregister(void)
+{
+	struct dctx *c = setup_bound();
+
+	shim_expect_report("driver ex-a is not registered");
+	return c;
+}
+
+static void check_unregistered_once(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(shim_expected_reports_seen() == 1,
+			   "%d unregisters reported", shim_expected_reports_seen());
+	SHIM_EXPLORE_CHECK(atomic_read(&c->drv[0]->removes) == 2,
+			   "%d removes, wanted one per device",
+			   atomic_read(&c->drv[0]->removes));
+	ddm_device_unregister(&c->dev[0]->dev);
+	ddm_device_unregister(&c->dev[1]->dev);
+	check_common(c, 2);
+	dctx_free(c);
+}
+
+const struct shim_scenario ddm_drv_unreg_vs_drv_unreg = {
+	.name = "ddm_drv_unreg_vs_drv_unreg",
+	.setup = setup_double_unregister,
+	.body = { drv_unreg, drv_unreg },
+	.check = check_unregistered_once,
+};

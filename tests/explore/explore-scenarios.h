@@ -41,7 +41,10 @@
 	X(ddm_preset_driver_vs_drv_unreg)	\
 	X(ddm_null_bus_walk)			\
 	X(ddm_listener_unsubscribe_queued)	\
-	X(ddm_class_devno_create_destroy)
+	X(ddm_class_devno_create_destroy)	\
+	X(ddm_drv_reg_vs_dev_add_events)	\
+	X(ddm_dev_reg_vs_dev_reg)		\
+	X(ddm_drv_unreg_vs_drv_unreg)
 
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
