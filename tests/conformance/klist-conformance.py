@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The klist conformance report.
 
-Runs the project's klist suites and klist-torture built three ways (our
+Runs the project's klist suites, klist-torture and the explorer's klist
+scenarios built three ways (our
 lib/klist.c; a kernel's lib/klist.c unchanged; the kernel's with
 kernel-patches/upstream/ applied) and prints, for every case, the three
 verdicts side by side, with the first report of each failure.
@@ -54,11 +55,27 @@ KERNEL_BUGS = {
         "6.1's release clears n_klist of the node re-added on its new list",
 }
 
+# The explorer's scenarios (tests/explore/klist-scenarios.c), depth-first
+# up to EXPLORE_BOUND preemptions within EXPLORE_MS each.
+EXPLORE_BOUND = 2
+EXPLORE_MS = 1500
+POLICY.update({
+    "explore:klist_two_removers_vs_walk": POLICY["klist_k3_every_remover_woken"],
+    "explore:klist_walk_in_irq_vs_add_del": _K7B,
+})
+KERNEL_BUGS.update({
+    "explore:klist_walk_fwd_vs_remove": KERNEL_BUGS["klist_k6_release_never_touches_freed_node"],
+    "explore:klist_walk_back_vs_remove": KERNEL_BUGS["klist_k6_release_never_touches_freed_node"],
+})
+
 # K6 again, on the real scheduler: 6.1 fails it only when the remover
 # wins the race (often on a loaded machine), so either verdict is fine.
 KERNEL_BUGS_BY_CHANCE = {
     "klist_test_readd_while_walked":
         "6.1's release may clear n_klist of the re-added node (K6), by chance",
+    # Three deviations deep: within the budget or not.
+    "explore:klist_readd_after_remove":
+        "6.1's release clears n_klist of the re-added node (K6), if the budget reaches it",
 }
 
 # Check's verbose result line: where:line:verdict:case:case:index: message
@@ -86,6 +103,31 @@ def run_suites(binary):
     return results
 
 
+def run_explore(binary):
+    """{"explore:" + scenario: (verdict, "explore", first report)}."""
+    results = {}
+    names = subprocess.run([binary, "-l"], capture_output=True, text=True,
+                           timeout=60).stdout.split()
+    for name in [n for n in names if n.startswith("klist_")]:
+        proc = subprocess.run([binary, "-q", "-k", str(EXPLORE_BOUND), "-t",
+                               str(EXPLORE_MS), name], capture_output=True,
+                              text=True, timeout=300)
+        out = proc.stdout + proc.stderr
+        result = [l.split() for l in out.splitlines() if l.startswith("RESULT ")]
+        report = [l.split(": ", 1)[-1] for l in out.splitlines()
+                  if l.startswith("REPORT ")]
+        if not result:
+            results["explore:" + name] = ("ERROR", "explore", "no RESULT line")
+            continue
+        r = result[-1]
+        failed = int(r[4]) > 0
+        results["explore:" + name] = (
+            "FAIL" if failed else "pass", "explore",
+            ("at schedule %s: %s" % (r[4], report[0] if report else "?"))
+            if failed else "%s schedules" % r[3])
+    return results
+
+
 def run_torture(binary, seed):
     proc = subprocess.run([binary, "--duration-ms", "3000", "--seed", str(seed),
                            "--kernel-contract"],
@@ -103,6 +145,7 @@ def main():
     for name in ("ours", "kernel", "fixed"):
         ap.add_argument("--" + name, required=True)
         ap.add_argument("--%s-torture" % name, required=True)
+        ap.add_argument("--%s-explore" % name, required=True)
     ap.add_argument("--source", default="?")
     ap.add_argument("--seed", type=int, default=2005)
     ap.add_argument("--check", action="store_true")
@@ -111,11 +154,16 @@ def main():
     flavours = [("ours", args.ours, args.ours_torture),
                 ("kernel", args.kernel, args.kernel_torture),
                 ("kernel+fix", args.fixed, args.fixed_torture)]
+    explorers = {"ours": args.ours_explore, "kernel": args.kernel_explore,
+                 "kernel+fix": args.fixed_explore}
     res = {name: run_suites(b) for name, b, _ in flavours}
+    for name, _, _ in flavours:
+        res[name].update(run_explore(explorers[name]))
     tort = {name: run_torture(t, args.seed) for name, _, t in flavours}
 
+    order = SUITES + ["explore"]
     cases = sorted(set().union(*[set(r) for r in res.values()]),
-                   key=lambda c: (SUITES.index(res["ours"].get(c, ("", "klist"))[1])
+                   key=lambda c: (order.index(res["ours"].get(c, ("", "klist"))[1])
                                   if c in res["ours"] else 99, c))
     print("klist conformance: ours vs %s (its lib/klist.c and "
           "include/linux/klist.h, unchanged), and with kernel-patches/upstream/"
