@@ -15,11 +15,12 @@
 #            dropping klist_remove_lock and its late n_klist = NULL, so
 #            the window the remover returns in is wide open
 #
-# The tree is a hard-linked copy of the pristine one qemu-check unpacks
-# (WORK/pristine); the files changed are replaced, never written through.
-# Both modes share it and the build, WORK/build-6.1-klist, so switching
-# mode rebuilds klist.o alone.  The console log of each mode is kept as
-# WORK/build-6.1-klist/test-MODE.log.
+# The tree is WORK/src-6.1-klist, unpacked once and kept equal to the
+# pristine one plus this run's small series (the suite, its Makefile
+# line, with --delay the klist.c change) by kernel-tree.sh sync, as
+# qemu-check's tree is: a mode switch rewrites klist.c alone, and the
+# shared build, WORK/build-6.1-klist, rebuilds klist.o alone.  The
+# console log of each mode is kept as WORK/build-6.1-klist/test-MODE.log.
 
 set -euo pipefail
 
@@ -55,45 +56,46 @@ if ! flock -n 8; then
 fi
 
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
+"$here/kernel-tree.sh" unpack "$tarball" "$work/src-6.1-klist"
 pristine=$work/pristine/linux-source-6.1
-if [ ! -d "$src" ]; then
-	mkdir -p "$(dirname "$src")"
-	cp -al "$pristine" "$src.tmp"
-	mv "$src.tmp" "$src"
-fi
 
-# Replace (never write through the hard link) a file of the tree.
-put() {	# path-in-tree < content
-	local f=$src/$1 tmp
-	tmp=$(mktemp "$f.XXXXXX")
-	cat > "$tmp"
-	if cmp -s "$tmp" "$f" 2>/dev/null; then
-		rm -f "$tmp"
-	else
-		rm -f "$f"
-		mv "$tmp" "$f"
-	fi
-}
+# This mode's series, for kernel-tree.sh sync: git-style diffs against
+# the pristine tree.
+series=$work/series-6.1-klist
+rm -rf "$series"
+mkdir -p "$series"
+python3 - "$pristine" "$project/tests/qemu/klist-k6-kasan-test.c" \
+	"$series/0001-klist-k6-kasan.patch" "$delay" <<'PY'
+import difflib, sys
+pristine, suite, out, delay = sys.argv[1:5]
 
-put lib/klist-k6-kasan-test.c < "$project/tests/qemu/klist-k6-kasan-test.c"
-{ cat "$pristine/lib/Makefile"
-  echo 'obj-$(CONFIG_KUNIT) += klist-k6-kasan-test.o'; } | put lib/Makefile
-if [ -z "$delay" ]; then
-	put lib/klist.c < "$pristine/lib/klist.c"
-else
-	python3 - "$pristine/lib/klist.c" <<'PY' | put lib/klist.c
-import sys
-s = open(sys.argv[1]).read()
-old = "\tspin_unlock(&klist_remove_lock);\n\tknode_set_klist(n, NULL);\n"
-assert s.count(old) == 1, "klist_release() is not 6.1's"
-s = s.replace(old, "\tspin_unlock(&klist_remove_lock);\n"
-              "\tmdelay(1);\t/* qemu-kernel-klist --delay: K6's window */\n"
-              "\tknode_set_klist(n, NULL);\n")
-s = s.replace("#include <linux/sched.h>\n",
-              "#include <linux/sched.h>\n#include <linux/delay.h>\n", 1)
-sys.stdout.write(s)
+def diff(path, old, new):
+    a = "a/" + path if old is not None else "/dev/null"
+    lines = difflib.unified_diff((old or "").splitlines(True),
+                                 new.splitlines(True), a, "b/" + path)
+    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
+
+def read(path):
+    return open(pristine + "/" + path).read()
+
+makefile = read("lib/Makefile")
+parts = [diff("lib/klist-k6-kasan-test.c", None, open(suite).read()),
+         diff("lib/Makefile", makefile,
+              makefile + "obj-$(CONFIG_KUNIT) += klist-k6-kasan-test.o\n")]
+if delay:
+    # The defect-patch method, in the kernel world: K6's window widened.
+    klist = read("lib/klist.c")
+    old = "\tspin_unlock(&klist_remove_lock);\n\tknode_set_klist(n, NULL);\n"
+    assert klist.count(old) == 1, "klist_release() is not 6.1's"
+    new = klist.replace(old, "\tspin_unlock(&klist_remove_lock);\n"
+                        "\tmdelay(1);\t/* qemu-kernel-klist --delay: K6's window */\n"
+                        "\tknode_set_klist(n, NULL);\n")
+    new = new.replace("#include <linux/sched.h>\n",
+                      "#include <linux/sched.h>\n#include <linux/delay.h>\n", 1)
+    parts.append(diff("lib/klist.c", klist, new))
+open(out, "w").write("".join(parts))
 PY
-fi
+"$here/kernel-tree.sh" sync "$series" "$pristine" "$src"
 
 mkdir -p "$build"
 rm -f "$build/test.log"

@@ -23,11 +23,8 @@
 # and the report.  The baseline rows run the same scenarios on lib/ as
 # it is, where no schedule may fail.
 #
-#   scripts/time-to-detect.sh -T explore kernel
-#
-# explores the kernel's own lib/klist.c instead (6.1, unchanged, from
-# KLIST_KERNEL_TARBALL, default /usr/src/linux-source-6.1.tar.xz) with
-# every klist scenario: one row each, what it found and when.
+# The kernel's own lib/klist.c under the klist scenarios is the
+# conformance run's (tests/conformance/, target klist-conformance).
 #
 # Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
 # Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
@@ -243,41 +240,8 @@ explore_rows() {
 	done
 	cat "$table"
 }
-# The kernel's klist.c under the klist scenarios.
-explore_kernel() {
-	local tarball=${KLIST_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	local dir=$out/kernel-klist ksrc name bin log table=$out/table.md
-	ksrc=$(basename "$tarball" | sed -E 's/\.tar(\.[a-z0-9]+)?$//')
-	mkdir -p "$dir"
-	tar -xf "$tarball" -C "$dir" "$ksrc/lib/klist.c" "$ksrc/include/linux/klist.h"
-	bin=$dir/explore
-	# The kernel's klist.h first, so the scenarios and lib/ddm use it too.
-	gcc -std=gnu11 ${cflags[explore]} -I"$dir/$ksrc/include" -I"$top/include" \
-		-I"$top/shim/include" -o "$bin" "$top"/tests/explore/explore-main.c \
-		"$top"/tests/explore/*-scenarios.c "$dir/$ksrc/lib/klist.c" \
-		"$top"/lib/ddm/*.c "$top"/shim/src/*.c -lpthread
-	printf '| scenario (kernel %s lib/klist.c) | DFS (ICB, k<=3) | wall | schedule (minimised) | report |\n|---|---|---|---|---|\n' "$ksrc" > "$table"
-	for name in $("$bin" -l | grep '^klist_'); do
-		log=$dir/$name.log
-		"$bin" -q -k 3 -t $((timeout_s * 1000)) "$name" > "$log" 2>&1 || true
-		awk -v name="$name" '
-			$1 == "RESULT" { r = $0; n = $4; f = $5; ms = $6; t = $7; cov = $9; bd = $8; s = $11 }
-			$1 == "REPORT" { sub(/^REPORT [^:]*: /, ""); gsub(/\|/, "\\|"); rep = substr($0, 1, 100) }
-			END {
-				if (f > 0)
-					printf "| %s | failed at schedule %d | %.3f s | `%s` | %s |\n", name, f, ms / 1000, s, rep
-				else
-					printf "| %s | %d schedules, 0 failures, bound %d %s | %.1f s | - | - |\n", name, n, bd, cov ? "covered" : "covered (budget)", t / 1000
-			}' "$log" >> "$table"
-	done
-	cat "$table"
-}
 if [ "${tools[*]}" = explore ]; then
-	if [ "${1:-}" = kernel ]; then
-		explore_kernel
-	else
-		explore_rows "$@"
-	fi
+	explore_rows "$@"
 	exit 0
 fi
 
