@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install into a scratch prefix, then configure, build and run a scratch
 # project that uses find_package(klist-port) and its exported targets,
-# shared and static, with a system <linux/...> header beside klist's.
+# both flavours, shared and static, with a system <linux/...> header beside klist's.
 set -eu
 build=$1
 example=$2
@@ -25,6 +25,14 @@ target_link_libraries(walk-static PRIVATE klist-port::klist-port-static)
 add_executable(system-headers system-headers.c)
 target_compile_options(system-headers PRIVATE -Wall -Wextra -Werror)
 target_link_libraries(system-headers PRIVATE klist-port::klist-port)
+# The fast flavour, from the same package.
+add_executable(walk-fast-shared walk.c)
+target_link_libraries(walk-fast-shared PRIVATE klist-port::klist-port-fast)
+add_executable(walk-fast-static walk.c)
+target_link_libraries(walk-fast-static PRIVATE klist-port::klist-port-fast-static)
+add_executable(system-headers-fast system-headers.c)
+target_compile_options(system-headers-fast PRIVATE -Wall -Wextra -Werror)
+target_link_libraries(system-headers-fast PRIVATE klist-port::klist-port-fast)
 CMAKE
 cmake -S "$scratch" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$prefix" \
 	-DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_C_FLAGS="${CFLAGS:-}" >/dev/null
@@ -32,6 +40,9 @@ cmake --build "$scratch/build" >/dev/null
 "$scratch/build/walk-shared"
 "$scratch/build/walk-static"
 "$scratch/build/system-headers"
+"$scratch/build/walk-fast-shared"
+"$scratch/build/walk-fast-static"
+"$scratch/build/system-headers-fast"
 # An incompatible version must not be found.
 mkdir -p "$scratch/v9"
 cat > "$scratch/v9/CMakeLists.txt" <<'CMAKE'
@@ -44,4 +55,4 @@ if cmake -S "$scratch/v9" -B "$scratch/v9/build" -DCMAKE_PREFIX_PATH="$prefix" \
 	echo "find_package(klist-port 9.0) found version $(cat "$prefix"/lib*/cmake/klist-port/klist-portConfigVersion.cmake | sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' | head -1)"
 	exit 1
 fi
-echo "find_package(klist-port): shared, static, system headers: ok"
+echo "find_package(klist-port): checked and fast flavours, shared, static, system headers: ok"

@@ -12,25 +12,34 @@ prefix=$build/install-test
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib64/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig"
-cflags=$(pkg-config --cflags klist-port)
-libs=$(pkg-config --libs klist-port)
-libdir=$(pkg-config --variable=libdir klist-port)
-test -f "$prefix/include/klist-port/linux/klist.h"
 test ! -e "$prefix/include/linux"		# never beside the system's headers
 test -s "$prefix/share/doc/klist-port/LICENSES/GPL-2.0"
-${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-shared" "$example" $libs
-LD_LIBRARY_PATH=$libdir "$prefix/walk-shared"
-${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-static" "$example" "$libdir/libklist-port.a" -pthread
-"$prefix/walk-static"
 
-# The system's <linux/input.h> needs the UAPI __u16 that <linux/types.h>
-# gives: the installed headers must not hide it.
-${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror $cflags -o "$prefix/system-headers" \
-	"$syshdr" $libs
-LD_LIBRARY_PATH=$libdir "$prefix/system-headers"
-cd "$prefix/include/klist-port"
-for h in linux/*.h linux/*/*.h; do
-	echo "#include <$h>" | ${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror $cflags \
-		-x c -fsyntax-only - || { echo "installed $h does not compile alone"; exit 1; }
+# Both flavours: klist-port (checked, the shim) and klist-port-fast.
+for pc in klist-port klist-port-fast; do
+	cflags=$(pkg-config --cflags $pc)
+	libs=$(pkg-config --libs $pc)
+	libdir=$(pkg-config --variable=libdir $pc)
+	test -f "$prefix/include/$pc/linux/klist.h"
+	${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-shared-$pc" "$example" $libs
+	LD_LIBRARY_PATH=$libdir "$prefix/walk-shared-$pc"
+	${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-static-$pc" "$example" \
+		"$libdir/lib$pc.a" -pthread
+	"$prefix/walk-static-$pc"
+
+	# The system's <linux/input.h> needs the UAPI __u16 that <linux/types.h>
+	# gives: the installed headers must not hide it.
+	${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror $cflags \
+		-o "$prefix/system-headers-$pc" "$syshdr" $libs
+	LD_LIBRARY_PATH=$libdir "$prefix/system-headers-$pc"
+	(
+		cd "$prefix/include/$pc"
+		for h in linux/*.h linux/*/*.h; do
+			[ -e "$h" ] || continue
+			echo "#include <$h>" | ${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror \
+				$cflags -x c -fsyntax-only - ||
+				{ echo "installed $pc $h does not compile alone"; exit 1; }
+		done
+		echo "pkg-config $pc: example (shared, static), system headers, $(ls linux/*.h linux/*/*.h | wc -l) headers alone: ok"
+	)
 done
-echo "pkg-config: example (shared, static), system headers, $(ls linux/*.h linux/*/*.h | wc -l) headers alone: ok"

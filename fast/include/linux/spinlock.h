@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * klist-port-fast: spinlocks for a userspace that can be preempted.
+ *
+ * A lock word, 0 free, 1 held, 2 held with a sleeper.  The uncontended
+ * lock is one compare-and-swap, the uncontended unlock one exchange,
+ * both inline.  Contended, the locker spins a bounded while (the holder
+ * is usually on another CPU and about to let go), then sleeps on a
+ * futex, so a holder that was preempted is not spun on for its whole
+ * time slice.  There are no interrupts here: the _irq and _irqsave
+ * forms are the plain lock, and flags only keeps callers compiling.
+ * Nothing is debugged: that is the checked flavour's job.
+ */
+#ifndef _KFAST_LINUX_SPINLOCK_H
+#define _KFAST_LINUX_SPINLOCK_H
+
+#include <stdbool.h>
+#include <linux/compiler.h>
+
+typedef struct spinlock {
+	int val;
+} spinlock_t;
+
+#define KFAST_SPIN_FREE		0
+#define KFAST_SPIN_HELD		1
+#define KFAST_SPIN_SLEEPERS	2
+
+#define __SPIN_LOCK_UNLOCKED(lockname)	{ .val = KFAST_SPIN_FREE }
+#define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
+
+void kfast_spin_lock_slow(spinlock_t *lock);
+void kfast_spin_unlock_wake(spinlock_t *lock);
+
+static inline void spin_lock_init(spinlock_t *lock)
+{
+	lock->val = KFAST_SPIN_FREE;
+}
+
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	int free = KFAST_SPIN_FREE;
+
+	return __atomic_compare_exchange_n(&lock->val, &free, KFAST_SPIN_HELD,
+					   false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	if (unlikely(!spin_trylock(lock)))
+		kfast_spin_lock_slow(lock);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(__atomic_exchange_n(&lock->val, KFAST_SPIN_FREE,
+					 __ATOMIC_RELEASE) == KFAST_SPIN_SLEEPERS))
+		kfast_spin_unlock_wake(lock);
+}
+
+static inline bool spin_is_locked(spinlock_t *lock)
+{
+	return READ_ONCE(lock->val) != KFAST_SPIN_FREE;
+}
+
+#define spin_lock_irq(lock)		spin_lock(lock)
+#define spin_unlock_irq(lock)		spin_unlock(lock)
+#define spin_lock_bh(lock)		spin_lock(lock)
+#define spin_unlock_bh(lock)		spin_unlock(lock)
+#define spin_lock_irqsave(lock, flags) \
+	do { (flags) = 0; spin_lock(lock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) \
+	do { (void)(flags); spin_unlock(lock); } while (0)
+#define assert_spin_locked(lock)	((void)(lock))
+#define lockdep_assert_held(lock)	((void)(lock))
+
+#endif
