@@ -36,7 +36,13 @@ function(add_valgrind_tests test label)
   endforeach()
 endfunction()
 
-add_library(kunit-check STATIC ${PROJECT_SOURCE_DIR}/shim/kunit/kunit-check.c)
+# The runner, and what it needs of the runtime under the suites: the
+# checked shim here; the fast flavour has its own (fast/testing/).
+# <kunit/*.h> live apart from the shim's linux/*.h, so a build on
+# another runtime can take them without the shim's kernel headers.
+add_library(kunit-check STATIC ${PROJECT_SOURCE_DIR}/shim/kunit/kunit-check.c
+            ${PROJECT_SOURCE_DIR}/shim/kunit/kunit-runtime-shim.c)
+target_include_directories(kunit-check PUBLIC ${PROJECT_SOURCE_DIR}/shim/kunit/include)
 target_link_libraries(kunit-check PUBLIC shim-objs PkgConfig::CHECK)
 
 function(_kunit_link name)

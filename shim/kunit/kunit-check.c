@@ -3,10 +3,11 @@
  * Runs KUnit-dialect suites under Check.  Each kunit_suite becomes a
  * Check suite and each case one Check test (each parameter of a
  * parameterised case one iteration of a Check loop test), run in a
- * forked process so that a failing case (a report from the shim, a
+ * forked process so that a failing case (a report from the runtime, a
  * crash, a timeout) cannot take the others with it.  After the case the
- * shim's end-of-test checks run: leaks, freed-memory writes, held locks,
- * running kthreads and expected reports that never came.
+ * runtime's end-of-test checks run (kunit-runtime.h); on the checked
+ * shim: leaks, freed-memory writes, held locks, running kthreads and
+ * expected reports that never came.
  *
  * Usage: kunit-check [--list] [--ktap] [--ktap-file=FILE] [FILTER...]
  *
@@ -32,7 +33,8 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
-#include <shim/shim.h>
+
+#include "kunit-runtime.h"
 
 #define MAX_SUITES	64
 #define MAX_CASES	1024
@@ -298,7 +300,7 @@ void __kunit_abort(struct kunit *test)
 	_ck_assert_failed(__FILE__, __LINE__, "kunit abort", "case aborted");
 }
 
-static void shim_failed(const char *file, int line, const char *title)
+static void runtime_failed(const char *file, int line, const char *title)
 {
 	fflush(NULL);
 	_ck_assert_failed(file, line, "shim report", "%s", title);
@@ -323,8 +325,7 @@ static void run_case(int _i)
 	INIT_LIST_HEAD(&test.resources);
 	current_test = &test;
 	case_thread = pthread_self();
-	shim_set_fail_handler(shim_failed);
-	shim_test_begin(fc->kcase->name);
+	kunit_runtime_begin(fc->kcase->name, runtime_failed);
 	/* Every case runs in a fresh process, so suite_init runs per case. */
 	if (suite->suite_init && suite->suite_init(suite))
 		ck_abort_msg("suite_init of %s failed", suite->name);
@@ -337,7 +338,7 @@ static void run_case(int _i)
 	if (suite->suite_exit)
 		suite->suite_exit(suite);
 	release_resources(&test);
-	problems = shim_test_end();
+	problems = kunit_runtime_end();
 	fflush(NULL);
 	if (test.failures)
 		_ck_assert_failed(test.first_file, test.first_line, "KUNIT_EXPECT",
