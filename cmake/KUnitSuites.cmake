@@ -9,6 +9,9 @@
 #   document (${CMAKE_BINARY_DIR}/ktap/NAME.ktap, what the verdict table
 #   reads) and checks that kunit.py parse reads it with the right counts.
 #
+# kunit_register_cases(NAME LABEL [NO_VERDICTS]), for a runner built
+#   otherwise (the fast flavour's): the same registration.
+#
 # kunit_defect_executable(NAME SOURCES... LIBSOURCES...)
 #   The same tests linked against other library sources (a patched copy):
 #   used by tests/defects to show each regression test catches its defect.
@@ -45,6 +48,14 @@ add_library(kunit-check STATIC ${PROJECT_SOURCE_DIR}/shim/kunit/kunit-check.c
 target_include_directories(kunit-check PUBLIC ${PROJECT_SOURCE_DIR}/shim/kunit/include)
 target_link_libraries(kunit-check PUBLIC shim-objs PkgConfig::CHECK)
 
+# The same runner on the fast flavour (fast/testing/ builds both
+# libraries): suites linked with this run on the fast runtime.
+function(kfast_kunit_link name)
+  target_link_libraries(${name} PRIVATE -Wl,--whole-archive kunit-check-fast
+                        -Wl,--no-whole-archive kfast-testing PkgConfig::CHECK
+                        Threads::Threads)
+endfunction()
+
 function(_kunit_link name)
   # The runner's main() and the suites' constructors must all be linked.
   target_link_libraries(${name} PRIVATE -Wl,--whole-archive kunit-check
@@ -73,7 +84,15 @@ function(kunit_test_executable name label)
   add_executable(${name} ${ARGN})
   _kunit_link(${name})
   target_link_libraries(${name} PRIVATE klist-port-static)
+  kunit_register_cases(${name} ${label})
+endfunction()
 
+# kunit_register_cases(NAME LABEL [NO_VERDICTS])
+#   One ctest per case of the runner NAME, and ktap.NAME.  NO_VERDICTS:
+#   its KTAP stays out of the userspace-vs-kernel verdict table (a
+#   second flavour of cases that are already there).
+function(kunit_register_cases name label)
+  cmake_parse_arguments(R "NO_VERDICTS" "" "" ${ARGN})
   set(ktap_dir ${CMAKE_BINARY_DIR}/ktap/${name})
   file(MAKE_DIRECTORY ${ktap_dir})
   set(ctest_file ${CMAKE_CURRENT_BINARY_DIR}/${name}-cases.cmake)
@@ -118,8 +137,10 @@ function(kunit_test_executable name label)
                        FIXTURES_SETUP userspace_ktap
                        TIMEOUT 600 SKIP_RETURN_CODE 77)
   # The verdict table (KernelCheck.cmake) reads them all.
-  set_property(GLOBAL APPEND PROPERTY KUNIT_KTAP_FILES
-               ${CMAKE_BINARY_DIR}/ktap/${name}.ktap)
+  if(NOT R_NO_VERDICTS)
+    set_property(GLOBAL APPEND PROPERTY KUNIT_KTAP_FILES
+                 ${CMAKE_BINARY_DIR}/ktap/${name}.ktap)
+  endif()
 endfunction()
 
 function(kunit_defect_executable name)

@@ -282,10 +282,10 @@ int main(int argc, char **argv)
 	kfree(eo.drv);
 	ddm_listener_flush(&l);
 	ddm_bus_unregister(&bus);
-	shim_set_sched_points(0, 0);
+	torture_sched_points_off();
 	if (eo.unbound)
 		error("%lu rounds ended with the device unbound", eo.unbound);
-	if (shim_test_end())
+	if (torture_runtime_end())
 		error("end-of-run checks failed");
 	print_summary();
 	return atomic_long_read(&eo.dev_before_add) ||

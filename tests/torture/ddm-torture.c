@@ -472,7 +472,7 @@ int main(int argc, char **argv)
 		if (!IS_ERR(threads[i]))
 			kthread_stop(threads[i]);
 
-	shim_set_sched_points(0, 0);
+	torture_sched_points_off();
 	check_quiescent();
 	for (i = 0; i < DEVICES; i++)
 		if (slots[i])
@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 		      atomic_long_read(&removes));
 	if (atomic_long_read(&live_devices))
 		error("at the end: %ld devices never released", atomic_long_read(&live_devices));
-	if (shim_test_end())
+	if (torture_runtime_end())
 		error("the shim's end-of-run checks failed");
 	print_summary();
 	return atomic_long_read(&torture.errors) ? 1 : 0;

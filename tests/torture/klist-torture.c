@@ -67,7 +67,6 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <shim/shim.h>
 
 #include "torture.h"
 
@@ -319,7 +318,7 @@ static void walk(struct tlist *l, unsigned long long r, struct seen_set *seen)
 	memset(seen->ids, 0, sizeof(seen->ids));
 	seen->cap = ARRAY_SIZE(seen->ids);
 	if (!l->pinned && !cfg.kernel_contract && (r >> 20) % 8 == 0)
-		shim_raise_irq(irq_walk, l);	/* arrives during this walk */
+		torture_raise_irq(irq_walk, l);	/* arrives during this walk */
 	klist_iter_init_node(&l->k, &iter, start ? &start->kn : NULL);
 	while (count < limit) {
 		int before = atomic_read(&del_clock);
@@ -472,7 +471,7 @@ int main(int argc, char **argv)
 		if (!IS_ERR(threads[i]))
 			kthread_stop(threads[i]);
 
-	shim_set_sched_points(0, 0);
+	torture_sched_points_off();
 	tlist_drain(&lists[0]);
 	tlist_drain(&lists[1]);
 	if (atomic_long_read(&n_gets) != atomic_long_read(&n_puts)) {
@@ -485,7 +484,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "klist-torture: ERROR: %ld objects never freed\n",
 			atomic_long_read(&objects));
 	}
-	if (shim_test_end())
+	if (torture_runtime_end())
 		atomic_long_inc(&torture.errors);
 	print_summary();
 	return atomic_long_read(&torture.errors) ? 1 : 0;

@@ -15,7 +15,11 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#ifdef KLIST_PORT_FAST
+#include <kfast/kfast.h>
+#else
 #include <shim/shim.h>
+#endif
 
 static struct {
 	const char *name;
@@ -63,6 +67,7 @@ static __printf(1, 2) void error(const char *fmt, ...)
 		torture_stop_run();
 }
 
+#ifndef KLIST_PORT_FAST
 /* A shim report (lockdep, refcount, hung task, ...) always ends the run. */
 static void torture_shim_failed(const char *file, int line, const char *title)
 {
@@ -71,6 +76,68 @@ static void torture_shim_failed(const char *file, int line, const char *title)
 		line, title);
 	torture_stop_run();
 }
+#endif
+
+/*
+ * What the run needs of the runtime under it.  On the checked shim:
+ * reports end the run, schedule points are seeded from the run's seed,
+ * interrupts can be simulated, and the shim's end-of-test checks count.
+ * On the fast flavour (KLIST_PORT_FAST): none of that exists; a WARN
+ * (printed on stderr) counts as an error at the end.
+ */
+#ifdef KLIST_PORT_FAST
+static unsigned long torture_warns_before;
+
+static inline void torture_runtime_begin(unsigned long long seed,
+					 unsigned int permille)
+{
+	torture_warns_before = kfast_warn_count();
+	printf("%s: fast flavour: no schedule points, no interrupts\n",
+	       torture.name);
+}
+
+static inline void torture_sched_points_off(void) { }
+
+/* No interrupts to raise: false, the caller walks without one. */
+static inline bool torture_raise_irq(void (*fn)(void *), void *data)
+{
+	return false;
+}
+
+static inline int torture_runtime_end(void)
+{
+	unsigned long warns = kfast_warn_count() - torture_warns_before;
+
+	if (warns)
+		fprintf(stderr, "%s: ERROR: %lu WARN(s) (see above)\n",
+			torture.name, warns);
+	return warns != 0;
+}
+#else
+static inline void torture_runtime_begin(unsigned long long seed,
+					 unsigned int permille)
+{
+	shim_set_fail_handler(torture_shim_failed);
+	shim_test_begin(torture.name);
+	shim_set_sched_points(seed, permille);
+}
+
+static inline void torture_sched_points_off(void)
+{
+	shim_set_sched_points(0, 0);
+}
+
+static inline bool torture_raise_irq(void (*fn)(void *), void *data)
+{
+	shim_raise_irq(fn, data);
+	return true;
+}
+
+static inline int torture_runtime_end(void)
+{
+	return shim_test_end();
+}
+#endif
 
 /* Start a run: reports go through us, schedule points seeded from @seed. */
 static inline void torture_begin(const char *name, void (*print_summary)(void),
@@ -79,9 +146,7 @@ static inline void torture_begin(const char *name, void (*print_summary)(void),
 	torture.name = name;
 	torture.print_summary = print_summary;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	shim_set_fail_handler(torture_shim_failed);
-	shim_test_begin(name);
-	shim_set_sched_points(seed, permille);
+	torture_runtime_begin(seed, permille);
 	printf("%s: seed=%llu (replay with --seed %llu)\n", name, seed, seed);
 }
 
