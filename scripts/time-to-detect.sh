@@ -26,8 +26,11 @@
 # The kernel's own lib/klist.c under the klist scenarios is the
 # conformance run's (tests/conformance/, target klist-conformance).
 #
-# Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind.
-# Every run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
+# Tools: shim (the shim's own checks), asan (+UBSan), tsan, helgrind;
+# fast and fast-tsan: klist-torture on the fast flavour (fast/: no shim,
+# no schedule points, no simulated interrupts; its own invariants only,
+# then under ThreadSanitizer), klist defects only ("n/a" for ddm).
+# Every shim run uses seeded schedule points (SHIM_SCHED_PERMILLE=100).
 # A run that survives TIMEOUT_S seconds did not catch the defect.  The
 # first row, "none", is lib/ as it is: it must never be "caught" (no
 # false reports from any tool).  Without DEFECT_IDs: every klist and ddm
@@ -63,9 +66,11 @@ declare -A cflags=(
 	[tsan]="-O1 -g -fsanitize=thread"
 	[helgrind]="-O1 -g -DSHIM_VALGRIND"
 	[explore]="-O1 -g"
+	[fast]="-O2 -g"
+	[fast-tsan]="-O1 -g -fsanitize=thread -Wno-tsan"
 )
 for tool in "${tools[@]}"; do
-	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore)" >&2; exit 2; }
+	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore fast fast-tsan)" >&2; exit 2; }
 done
 
 # The explorer's scenarios for each defect (tests/explore/*-scenarios.c).
@@ -139,6 +144,18 @@ build() {	# patch tool -> binary path
 		echo "$dir/explore"
 		return
 	fi
+	case $tool in
+	fast*)
+		# shellcheck disable=SC2086
+		gcc -std=gnu11 ${cflags[$tool]} -DKLIST_PORT_FAST=1 -fno-strict-aliasing \
+			-I"$top/fast/testing/include" -I"$top/fast/include" -I"$top/include" \
+			-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/klist.c \
+			"$top"/fast/src/*.c "$top"/fast/testing/src/*.c -lpthread \
+			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
+		echo "$dir/torture-$tool"
+		return
+		;;
+	esac
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$dir"/lib/ddm/*.c \
@@ -274,6 +291,11 @@ for p in "${patches[@]}"; do
 	secs=$timeout_s
 	case $p in none:*) secs=$baseline_s ;; esac
 	for tool in "${tools[@]}"; do
+		if [ "${tool#fast}" != "$tool" ] &&
+		   [ "$(torture_for "$p")" != tests/torture/klist-torture.c ]; then
+			row="$row n/a |"	# the fast flavour has klist only
+			continue
+		fi
 		bin=$(build "$p" "$tool") || exit 1
 		times=()
 		for seed in $(seq 1 "$seeds"); do
