@@ -95,6 +95,12 @@ void kfast_schedule(void)
 
 int kfast_wake_up_process(struct task_struct *p)
 {
+	/*
+	 * As the kernel's: a full barrier first, so the waker's earlier
+	 * stores (the condition) are ordered before its read of the state,
+	 * pairing with the barrier in set_current_state().
+	 */
+	smp_mb();
 	if (__atomic_exchange_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST) ==
 	    TASK_RUNNING)
 		return 0;

@@ -16,7 +16,11 @@
 
 #define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define smp_store_mb(var, v)	__atomic_store_n(&(var), (v), __ATOMIC_SEQ_CST)
+/* As the kernel's: the store, then a full barrier (store->load order). */
+#define smp_store_mb(var, v) do {					\
+	__atomic_store_n(&(var), (v), __ATOMIC_RELAXED);		\
+	smp_mb();						\
+} while (0)
 
 /* A control dependency plus this orders the loads after it. */
 #define smp_acquire__after_ctrl_dep()	rmb()
