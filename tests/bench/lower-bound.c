@@ -57,18 +57,25 @@ static void lb_backoff(unsigned int *spins)
 		nanosleep(&us1, NULL);
 }
 
-static void lb_lock(int *lock)
+/* Contended: wait on a plain load, no cache-line ping-pong, then retry. */
+static noinline void lb_lock_slow(int *lock)
 {
 	unsigned int spins = 0;
 
-	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) {
-		/* Wait on a plain load: no cache-line ping-pong. */
+	do {
 		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
 			lb_backoff(&spins);
-	}
+	} while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE));
 }
 
-static void lb_unlock(int *lock)
+/* Inline, as the fast runtime's: the bound must not pay a call more. */
+static inline void lb_lock(int *lock)
+{
+	if (unlikely(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)))
+		lb_lock_slow(lock);
+}
+
+static inline void lb_unlock(int *lock)
 {
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
