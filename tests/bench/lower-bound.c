@@ -29,13 +29,16 @@
 #include <linux/list.h>
 #include "bench.h"
 
+static inline void lb_relax(void)
+{
 #if defined(__x86_64__) || defined(__i386__)
-#define lb_relax()	__builtin_ia32_pause()
+	__builtin_ia32_pause();
 #elif defined(__aarch64__)
-#define lb_relax()	__asm__ volatile("yield" ::: "memory")
+	__asm__ volatile("yield" ::: "memory");
 #else
-#define lb_relax()	__asm__ volatile("" ::: "memory")
+	barrier();
 #endif
+}
 
 /*
  * In userspace the holder can be preempted, maybe by the spinner: after
