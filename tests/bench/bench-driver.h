@@ -18,7 +18,7 @@
 #define BENCH_BUILD_INFO "unknown"
 #endif
 
-#define MAX_IMPLS	4
+#define MAX_IMPLS	8
 #define MAX_SIZES	4
 #define MAX_THREADS	16
 #define MAX_ROUNDS	64
@@ -75,8 +75,13 @@ static inline bool ran(unsigned int part)
 
 extern const struct bench_ops *impls[MAX_IMPLS];
 extern int nimpls;
-/* Indices into impls[] the targets are about; -1 if not built. */
-extern int i_ours, i_kernel, i_rwlock;
+/*
+ * Indices into impls[] the ratios and targets are about; -1 if not
+ * built.  i_ours and i_kernel are the checked shim's, as before the
+ * fast runtime came.
+ */
+extern int i_ours_fast, i_ours, i_kernel, i_kernel_fast;
+extern int i_lower, i_rwlock;
 
 /* @name in --out-dir, open for writing; exits if it cannot be. */
 FILE *out_file(const char *name);
@@ -135,22 +140,43 @@ double min_d(const double *v, int n);
 double paired_ratio(double (*m)[MAX_IMPLS][MAX_STEP_ROUNDS], int s,
 		    int a, int b, double q);
 
-/* --- bench-targets.c: the goals, judged from the results ------------------ */
+/* --- bench-targets.c: the ratios and goals, judged from the results ------- */
+
+/* A per-step cost ratio a/b, per size, from the paired rounds. */
+struct step_ratio {
+	const char *label;	/* for the table: "fast/lower-bound" */
+	const char *key;	/* for the JSON */
+	int a, b;		/* indices into impls[] */
+	double target;		/* at most this; 0: reported, no target */
+	bool have;		/* both lists ran the per-step part */
+	bool met;		/* have, target, and every size within it */
+	double med[MAX_SIZES], q1[MAX_SIZES], q3[MAX_SIZES];
+	double best[MAX_SIZES];	/* the best rounds' ratio */
+};
+
+enum {
+	SR_FAST_LOWER,		/* ours-fast / lower-bound */
+	SR_CHECKED_FAST,	/* ours-checked / ours-fast */
+	SR_OURS_KERNEL,		/* on the checked shim */
+	SR_OURS_KERNEL_FAST,	/* on the fast runtime */
+	NR_STEP_RATIOS
+};
 
 struct targets {
-	double step_ratio[MAX_SIZES];	/* ours / kernel per-step, paired median */
-	double step_q1[MAX_SIZES], step_q3[MAX_SIZES];	/* its quartiles */
-	double step_min_ratio[MAX_SIZES];	/* ratio of the best rounds */
-	bool step_met;
-	double p99_gain;		/* rwlock p99 / ours p99 at the largest size */
-	bool p99_met;
-	bool bytes_met;
+	struct step_ratio step[NR_STEP_RATIOS];
+	/* rwlock-list writer p99 / each list's, at the largest size */
+	double p99_gain[MAX_IMPLS];
+	bool p99_judged[MAX_IMPLS];	/* ours-checked and ours-fast */
+	bool p99_met[MAX_IMPLS];
+	bool bytes_met, bytes_fast_met;	/* our node <= the kernel's */
 };
 
 extern struct targets tg;
 extern int big;			/* index of the largest size */
 
 void compute_targets(void);
+/* The add + delete pair's paired ratio a/b at size @s, quantile @q. */
+double pair_ratio(int s, int a, int b, double q);
 
 /* --- the outputs: bench-table.c, bench-json.c, bench-plot.c -------------- */
 

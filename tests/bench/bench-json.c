@@ -1,18 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench.json in --out-dir: every number of the table, plus p90/p99.9
- * and quartiles.
+ * and quartiles, and every ratio with its target and verdict.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "bench-driver.h"
 
+static const char *jbool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* Every ratio per size, and each target's verdict. */
+static void write_targets(FILE *f)
+{
+	int s, k, i, n = 0;
+
+	fprintf(f, ",\n  \"step_ratios\": {");
+	for (k = 0; k < NR_STEP_RATIOS; k++) {
+		const struct step_ratio *r = &tg.step[k];
+
+		if (!r->have)
+			continue;
+		fprintf(f, "%s\n    \"%s\": {\"a\": \"%s\", \"b\": \"%s\", ",
+			n++ ? "," : "", r->key, impls[r->a]->name,
+			impls[r->b]->name);
+		if (r->target > 0)
+			fprintf(f, "\"target_max\": %.2f, \"met\": %s, ",
+				r->target, jbool(r->met));
+		fprintf(f, "\"per_size\": {");
+		for (s = 0; s < cfg.nsizes; s++)
+			fprintf(f, "%s\"%u\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, \"best_rounds\": %.4f}",
+				s ? ", " : "", cfg.sizes[s], r->med[s], r->q1[s],
+				r->q3[s], r->best[s]);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n  }");
+
+	if (ran(PART_LAT) && i_rwlock >= 0) {
+		fprintf(f, ",\n  \"writer_p99_rwlock_over\": {\"nodes\": %u",
+			cfg.sizes[big]);
+		for (i = 0; i < nimpls; i++) {
+			fprintf(f, ", \"%s\": {\"ratio\": %.1f", impls[i]->name,
+				tg.p99_gain[i]);
+			if (tg.p99_judged[i])
+				fprintf(f, ", \"target_min\": 100, \"met\": %s",
+					jbool(tg.p99_met[i]));
+			fprintf(f, "}");
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, ",\n  \"node_bytes_met\": {\"checked\": %s, \"fast\": %s}",
+		jbool(tg.bytes_met), jbool(tg.bytes_fast_met));
+}
+
 /* Sections that did not run are left out; each one starts with a comma. */
 void write_json(void)
 {
 	FILE *f = out_file("bench.json");
-	int s, i;
+	int s, i, k;
 	unsigned int t;
 
 	fprintf(f, "{\n  \"config\": {\"seed\": %llu, \"build\": \"%s\", \"cpus\": %ld, \"sizes\": [",
@@ -28,9 +76,10 @@ void write_json(void)
 
 	fprintf(f, "  \"implementations\": [");
 	for (i = 0; i < nimpls; i++)
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"what\": \"%s\", \"node_bytes\": %zu, \"iter_bytes\": %zu}",
+		fprintf(f, "%s\n    {\"name\": \"%s\", \"what\": \"%s\", \"node_bytes\": %zu, \"iter_bytes\": %zu, \"list_bytes\": %zu}",
 			i ? "," : "", impls[i]->name, impls[i]->what,
-			impls[i]->node_bytes, impls[i]->iter_bytes);
+			impls[i]->node_bytes, impls[i]->iter_bytes,
+			impls[i]->list_bytes);
 	fprintf(f, "\n  ]");
 
 	if (ran(PART_STEP)) {
@@ -54,9 +103,11 @@ void write_json(void)
 					i ? ", " : "", impls[i]->name,
 					median_d(pair_ns[s][i], cfg.rounds),
 					min_d(pair_ns[s][i], cfg.rounds));
-			if (i_kernel >= 0)
-				fprintf(f, ", \"ratio_ours_over_kernel\": %.4f",
-					paired_ratio(pair_ns, s, i_ours, i_kernel, 0.5));
+			for (k = SR_OURS_KERNEL; k <= SR_OURS_KERNEL_FAST; k++)
+				if (tg.step[k].have)
+					fprintf(f, ", \"%s\": %.4f", tg.step[k].key,
+						pair_ratio(s, tg.step[k].a,
+							   tg.step[k].b, 0.5));
 			fprintf(f, "}");
 		}
 		fprintf(f, "\n  }");
@@ -105,18 +156,7 @@ void write_json(void)
 		fprintf(f, "\n  }");
 	}
 
-	fprintf(f, ",\n  \"targets\": {");
-	if (i_kernel >= 0 && ran(PART_STEP)) {
-		fprintf(f, "\"step_ratio_ours_over_kernel\": {");
-		for (s = 0; s < cfg.nsizes; s++)
-			fprintf(f, "%s\"%u\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, \"best_rounds\": %.4f}",
-				s ? ", " : "", cfg.sizes[s], tg.step_ratio[s],
-				tg.step_q1[s], tg.step_q3[s], tg.step_min_ratio[s]);
-		fprintf(f, "}, \"step_met\": %s, ", tg.step_met ? "true" : "false");
-	}
-	if (ran(PART_LAT))
-		fprintf(f, "\"writer_p99_rwlock_over_ours\": %.1f, \"p99_met\": %s, ",
-			tg.p99_gain, tg.p99_met ? "true" : "false");
-	fprintf(f, "\"node_bytes_met\": %s}\n}\n", tg.bytes_met ? "true" : "false");
+	write_targets(f);
+	fprintf(f, "\n}\n");
 	fclose(f);
 }

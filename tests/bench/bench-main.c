@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * klist-bench: the same workloads, in one run, on our klist, on the
- * kernel's own lib/klist.c (6.1, unchanged, same shim), and on the
- * RFC's "before": a list_head whose lock is held for the whole walk
- * (reader-writer lock, and plain mutex).
+ * klist-bench: the same workloads, in one run, on our klist and on the
+ * kernel's own lib/klist.c (6.1, unchanged), each on the fast runtime
+ * and on the checked shim; on a hand-written lower bound for any
+ * refcounted walk; and on the RFC's "before": a list_head whose lock
+ * is held for the whole walk (reader-writer lock, and plain mutex).
  *
  * The machine is shared and noisy, so implementations are interleaved
  * round by round and compared by ratios taken inside one run.
@@ -26,15 +27,43 @@
 #include "bench-driver.h"
 
 const struct bench_ops *impls[MAX_IMPLS] = {
+	&bench_ours_fast_ops,
 	&bench_ours_ops,
 #ifndef BENCH_NO_KERNEL
 	&bench_kernel_ops,
+	&bench_kernel_fast_ops,
 #endif
+	&bench_lower_ops,
 	&bench_rwlock_ops,
 	&bench_mutex_ops,
 };
 int nimpls;
-int i_ours, i_kernel = -1, i_rwlock;
+int i_ours_fast = -1, i_ours = -1, i_kernel = -1, i_kernel_fast = -1;
+int i_lower = -1, i_rwlock = -1;
+
+/* Which index each list the ratios and targets are about has. */
+static void find_impls(void)
+{
+	const struct {
+		const struct bench_ops *ops;
+		int *idx;
+	} named[] = {
+		{ &bench_ours_fast_ops, &i_ours_fast },
+		{ &bench_ours_ops, &i_ours },
+#ifndef BENCH_NO_KERNEL
+		{ &bench_kernel_ops, &i_kernel },
+		{ &bench_kernel_fast_ops, &i_kernel_fast },
+#endif
+		{ &bench_lower_ops, &i_lower },
+		{ &bench_rwlock_ops, &i_rwlock },
+	};
+	unsigned int k;
+
+	for (nimpls = 0; nimpls < MAX_IMPLS && impls[nimpls]; nimpls++)
+		for (k = 0; k < sizeof(named) / sizeof(named[0]); k++)
+			if (impls[nimpls] == named[k].ops)
+				*named[k].idx = nimpls;
+}
 
 /* The defaults, which usage() shows and the options override. */
 struct config cfg = {
@@ -47,10 +76,10 @@ struct config cfg = {
 	.tput_ms	= 200,
 	.tput_rounds	= 3,
 	.walkers	= 0,
-	.lat_ms		= 1500,
+	.lat_ms		= 1000,
 	.gap_us		= 50,
 	.work_ns	= 100,
-	.chunks		= 15,
+	.chunks		= 10,
 	.remove_rounds	= 300,
 	.hold_us	= 100,
 	.seed		= 20050322,	/* the day LWN covered the klist RFC */
@@ -262,15 +291,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	for (nimpls = 0; nimpls < MAX_IMPLS && impls[nimpls]; nimpls++) {
-		if (impls[nimpls] == &bench_rwlock_ops)
-			i_rwlock = nimpls;
-#ifndef BENCH_NO_KERNEL
-		if (impls[nimpls] == &bench_kernel_ops)
-			i_kernel = nimpls;
-#endif
-	}
-	i_ours = 0;
+	find_impls();
 
 	calibrate_work();
 	printf("klist-bench: ");

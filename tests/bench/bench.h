@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one interface every list under test implements.  Each
- * implementation lives in its own translation unit, so our klist and
- * the kernel's (whose symbols are renamed at compile time) never see
- * each other's struct klist.
+ * implementation lives in its own translation unit(s), built with its
+ * own include path (checked shim or fast runtime), so the klists (whose
+ * symbols are renamed at compile time) never see each other's struct
+ * klist, spinlock_t or kref.
  */
 #ifndef _BENCH_BENCH_H
 #define _BENCH_BENCH_H
@@ -18,6 +19,7 @@ struct bench_ops {
 	const char *what;
 	size_t node_bytes;	/* what each element must embed to be listed */
 	size_t iter_bytes;	/* walker state on the stack (0: none) */
+	size_t list_bytes;	/* the list head and its lock; none allocate more */
 	bool has_remove;	/* klist_remove(): wait for walkers to let go */
 
 	/* A list of @nr linked nodes plus @spare unlinked writer slots. */
@@ -51,8 +53,11 @@ struct bench_ops {
 /* The "little work per node": @iters rounds of arithmetic on @seed. */
 unsigned long bench_work(unsigned long seed, unsigned int iters);
 
+extern const struct bench_ops bench_ours_fast_ops;
 extern const struct bench_ops bench_ours_ops;
 extern const struct bench_ops bench_kernel_ops;
+extern const struct bench_ops bench_kernel_fast_ops;
+extern const struct bench_ops bench_lower_ops;
 extern const struct bench_ops bench_rwlock_ops;
 extern const struct bench_ops bench_mutex_ops;
 

@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bench interface on a klist.  Built twice from this one file: once
- * against our include/linux/klist.h, once against the kernel's own
- * (with its symbols renamed by kernel-klist-rename.h), so both klists
- * run exactly the same code.
+ * The bench interface on a klist.  Built once per klist column from
+ * this one file, against that column's klist.h and runtime (our
+ * include/linux/klist.h or the kernel's, on the checked shim or the
+ * fast runtime; symbols renamed by klist-rename.h), so every klist
+ * runs exactly the same code.  CMake names the column: BENCH_OPS,
+ * BENCH_NAME and BENCH_WHAT.
  */
 #include <stdlib.h>
 
 #include <linux/klist.h>
 #include "bench.h"
 
-#ifdef BENCH_KERNEL_KLIST
-#define BENCH_OPS	bench_kernel_ops
-#define BENCH_NAME	"kernel-6.1"
-#define BENCH_WHAT	"linux-source-6.1 lib/klist.c, unchanged, on the same shim"
-#else
-#define BENCH_OPS	bench_ours_ops
-#define BENCH_NAME	"ours"
-#define BENCH_WHAT	"lib/klist.c of this project"
+#if !defined(BENCH_OPS) || !defined(BENCH_NAME) || !defined(BENCH_WHAT)
+#error "klist-ops.c is built per column: define BENCH_OPS, BENCH_NAME, BENCH_WHAT"
 #endif
 
 struct item {
@@ -130,6 +126,7 @@ const struct bench_ops BENCH_OPS = {
 	.what		= BENCH_WHAT,
 	.node_bytes	= sizeof(struct klist_node),
 	.iter_bytes	= sizeof(struct klist_iter),
+	.list_bytes	= sizeof(struct klist),	/* klist_init() allocates nothing */
 	.has_remove	= true,
 	.create		= kl_create,
 	.destroy	= kl_destroy,

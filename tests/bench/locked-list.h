@@ -94,6 +94,7 @@ const struct bench_ops LL_OPS = {
 	.what		= LL_WHAT,
 	.node_bytes	= sizeof(struct list_head),
 	.iter_bytes	= 0,
+	.list_bytes	= sizeof(ll_lock_t) + sizeof(struct list_head),
 	.has_remove	= false,
 	.create		= ll_create,
 	.destroy	= ll_destroy,
