@@ -460,9 +460,11 @@ EXPORT_SYMBOL_GPL(klist_iter_exit);
  * One step of a walk, either way: take the next live node, drop the old.
  * K7: under k_lock with interrupts disabled, so an interrupt that walks
  * the list cannot spin on a lock its own CPU holds.  K5: put() runs
- * after the unlock.
+ * after the unlock.  Inlined into klist_next() and klist_prev(), so each
+ * is a straight walk in one direction, as 6.1's two functions are.
  */
-static struct klist_node *klist_step(struct klist_iter *i, bool forward)
+static __always_inline struct klist_node *klist_step(struct klist_iter *i,
+						     bool forward)
 {
 	struct klist *k = i->i_klist;
 	void (*put)(struct klist_node *) = k->put;
