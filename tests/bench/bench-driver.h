@@ -150,6 +150,11 @@ struct step_ratio {
 	double target;		/* at most this; 0: reported, no target */
 	bool have;		/* both lists ran the per-step part */
 	bool met;		/* have, target, and every size within it */
+	/*
+	 * Missed, but at every size the target lies inside the quartiles
+	 * of the paired ratios: this run cannot tell the two apart.
+	 */
+	bool within_noise;
 	double med[MAX_SIZES], q1[MAX_SIZES], q3[MAX_SIZES];
 	double best[MAX_SIZES];	/* the best rounds' ratio */
 };

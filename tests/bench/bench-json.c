@@ -28,8 +28,8 @@ static void write_targets(FILE *f)
 			n++ ? "," : "", r->key, impls[r->a]->name,
 			impls[r->b]->name);
 		if (r->target > 0)
-			fprintf(f, "\"target_max\": %.2f, \"met\": %s, ",
-				r->target, jbool(r->met));
+			fprintf(f, "\"target_max\": %.2f, \"met\": %s, \"within_noise\": %s, ",
+				r->target, jbool(r->met), jbool(r->within_noise));
 		fprintf(f, "\"per_size\": {");
 		for (s = 0; s < cfg.nsizes; s++)
 			fprintf(f, "%s\"%u\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, \"best_rounds\": %.4f}",

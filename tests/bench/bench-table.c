@@ -191,7 +191,9 @@ static void print_targets(void)
 			printf("   per-step %s at %u nodes: %.3fx, quartiles %.3f-%.3f, best rounds %.3fx (target <= %.2fx)\n",
 			       r->label, cfg.sizes[s], r->med[s], r->q1[s],
 			       r->q3[s], r->best[s], r->target);
-		printf("   per-step %s: %s\n", r->label, verdict(r->met));
+		printf("   per-step %s: %s%s\n", r->label, verdict(r->met),
+		       r->within_noise ?
+		       " (within noise: the target is inside the quartiles at every size)" : "");
 	}
 	for (i = 0; ran(PART_LAT) && i < nimpls; i++)
 		if (tg.p99_judged[i])

@@ -21,6 +21,7 @@ static void step_ratio(struct step_ratio *r, const char *label,
 				  .target = target };
 	r->have = a >= 0 && b >= 0 && ran(PART_STEP);
 	r->met = r->have && target > 0;
+	r->within_noise = r->met;
 	for (s = 0; r->have && s < cfg.nsizes; s++) {
 		r->med[s] = paired_ratio(step_ns, s, a, b, 0.5);
 		r->q1[s] = paired_ratio(step_ns, s, a, b, 0.25);
@@ -29,7 +30,11 @@ static void step_ratio(struct step_ratio *r, const char *label,
 			     min_d(step_ns[s][b], cfg.rounds);
 		if (r->med[s] > target)
 			r->met = false;
+		if (r->q1[s] > target)
+			r->within_noise = false;
 	}
+	if (r->met)
+		r->within_noise = false;
 }
 
 double pair_ratio(int s, int a, int b, double q)
