@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-kernel-bench: per-step cost of our klist and of Linux 6.1's own,
+# in one booted kernel.  Builds a lean 6.1 kernel (tests/qemu/
+# kunitconfig.bench: no KASAN, no lockdep, no DEBUG_* options) carrying
+# the project's series, as qemu-check generates it, and one more patch:
+# the KUnit benchmark suite klist_bench (tests/qemu/klist-bench*) and,
+# beside our lib/klist.c, 6.1's lib/klist.c and include/linux/klist.h,
+# extracted from the pristine tree at build time (never committed) and
+# compiled with their 13 exported functions renamed kernel_klist_*().
+# Boots it under QEMU (kunit.py, x86_64, -smp 2) and turns the suite's
+# lines into a table: per list size, ns per klist_next() step of each
+# klist (median [q1..q3] of the interleaved rounds) and the paired ratio
+# ours/6.1.  Not part of qemu-check, not in ctest.
+#
+# Here QEMU runs without KVM (TCG): the CPU is emulated, so the ns are
+# emulator time, not a real machine's; only the ratio counts.
+#
+#   qemu-kernel-bench.sh [--project DIR] [--work DIR] [--tarball FILE]
+#                        [--jobs N] [--rounds R] [--steps S]
+#                        [--timeout SECONDS]
+#
+#   --rounds   counted rounds per size (klist_bench.rounds, default 21)
+#   --steps    klist_next() steps per timed burst (klist_bench.steps,
+#              default 262144)
+#
+# The tree is WORK/src-bench/linux-source-6.1, unpacked once and kept
+# equal to the pristine tree plus WORK/series-bench by kernel-tree.sh
+# sync (so a change to the suite or to lib/klist.c rebuilds little);
+# the build is WORK/build-bench.  Results: WORK/build-bench/bench.txt and
+# bench.json (the last run), and a copy of each, with the console log,
+# under WORK/build-bench/runs/.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+project=$(dirname "$here")
+work=
+tarball=/usr/src/linux-source-6.1.tar.xz
+jobs=$(nproc)
+rounds=21
+steps=262144
+timeout=1800
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--project) project=$2; shift 2 ;;
+	--work) work=$2; shift 2 ;;
+	--tarball) tarball=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--steps) steps=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	*) echo "qemu-kernel-bench: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+project=$(cd "$project" && pwd)
+work=${work:-$project/build/kernel}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+src=$work/src-bench/linux-source-6.1
+build=$work/build-bench
+series=$work/series-bench
+
+exec 8>"$work/.qemu-check.lock"	# one kernel build at a time
+if ! flock -n 8; then
+	echo "qemu-kernel-bench: waiting for another kernel build in $work"
+	flock 8
+fi
+
+t0=$(date +%s)
+step() {
+	echo "qemu-kernel-bench +$(( $(date +%s) - t0 ))s: $*"
+}
+
+step "unpacking (cached)"
+"$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
+"$here/kernel-tree.sh" unpack "$tarball" "$work/src-bench"
+pristine=$work/pristine/linux-source-6.1
+
+# The series: the project's, as qemu-check generates it, then the bench.
+step "generating the series into $series"
+rm -rf "$series.new"
+python3 "$here/gen-kernel-patches.py" --project "$project" \
+	--pristine "$pristine" --out "$series.new"
+applied=$(mktemp -d "${TMPDIR:-/tmp}/kernel-bench.XXXXXX")
+trap 'rm -rf "$applied"' EXIT
+"$here/kernel-tree.sh" apply "$series.new" "$pristine" "$applied/tree"
+python3 - "$pristine" "$applied/tree" "$project/tests/qemu" \
+	"$series.new/9001-klist-bench.patch" <<'PY'
+import difflib, os, re, sys
+pristine, applied, suite_dir, out = sys.argv[1:5]
+
+def diff(path, old, new):
+    a = "a/" + path if old is not None else "/dev/null"
+    lines = difflib.unified_diff((old or "").splitlines(True),
+                                 new.splitlines(True), a, "b/" + path)
+    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+# 6.1's klist, from the pristine tree, under other names: every function
+# it exports must be one klist-bench-rename.h renames.
+klist_c = read(pristine + "/lib/klist.c")
+klist_h = read(pristine + "/include/linux/klist.h")
+exported = set(re.findall(r"^EXPORT_SYMBOL(?:_GPL)?\((\w+)\);", klist_c, re.M))
+renamed = set(re.findall(r"^#define\s+(klist_\w+)\s+kernel_klist_\w+",
+                         read(suite_dir + "/klist-bench-rename.h"), re.M))
+if exported != renamed:
+    sys.exit("qemu-kernel-bench: 6.1's klist.c exports %s, the rename "
+             "header renames %s" % (sorted(exported), sorted(renamed)))
+
+files = {"lib/klist-bench-61-klist.c": klist_c,
+         "lib/klist-bench-61-klist.h": klist_h}
+for name in sorted(os.listdir(suite_dir)):
+    if re.match(r"klist-bench.*\.[ch]$", name):
+        files["lib/" + name] = read(suite_dir + "/" + name)
+
+makefile = read(applied + "/lib/Makefile")
+makefile_new = makefile + (
+    "\n# qemu-kernel-bench: our klist and 6.1's, one kernel\n"
+    "obj-$(CONFIG_KUNIT) += klist-bench.o\n"
+    "klist-bench-y := klist-bench-test.o klist-bench-ours.o "
+    "klist-bench-61.o klist-bench-61-klist.o\n"
+    "CFLAGS_klist-bench-61-klist.o += "
+    "-include $(srctree)/$(src)/klist-bench-rename.h\n")
+parts = [diff(p, None, files[p]) for p in sorted(files)]
+parts.append(diff("lib/Makefile", makefile, makefile_new))
+with open(out, "w") as f:
+    f.write("".join(parts))
+PY
+rm -rf "$series"
+mv "$series.new" "$series"
+printf "  %s\n" "$series"/*.patch
+"$here/kernel-tree.sh" sync "$series" "$pristine" "$src"
+
+mkdir -p "$build"
+rm -f "$build/test.log"
+step "kunit.py run (lean config, --rounds $rounds, --steps $steps); output in $build/kunit.out"
+set +e
+(cd "$src" && python3 tools/testing/kunit/kunit.py run \
+	--arch=x86_64 --build_dir="$build" \
+	--kunitconfig="$project/tests/qemu/kunitconfig.bench" \
+	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+	--kernel_args="klist_bench.rounds=$rounds" \
+	--kernel_args="klist_bench.steps=$steps" \
+	--raw_output=all klist_bench) < /dev/null > "$build/kunit.out" 2>&1
+rc=$?
+set -e
+grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
+	"$build/kunit.out" | sed 's|^|  |' || true
+if [ ! -s "$build/test.log" ]; then
+	step "kunit.py failed (exit $rc); end of $build/kunit.out:"
+	tail -40 "$build/kunit.out"
+	exit 1
+fi
+
+stamp=$(date +%Y%m%d-%H%M%S)
+mkdir -p "$build/runs"
+cp "$build/test.log" "$build/runs/test-$stamp.log"
+step "the table (from $build/test.log)"
+set +e
+python3 - "$build/test.log" "$build/bench.txt" "$build/bench.json" \
+	"$(( $(date +%s) - t0 ))" "$rc" <<'PY'
+import json, re, statistics, sys
+log, txt_out, json_out, wall, kunit_rc = sys.argv[1:6]
+text = open(log, errors="replace").read()
+
+rows = re.findall(r"klist-bench: size=(\d+) impl=(\S+) round=(\d+) "
+                  r"walks=(\d+) ns_per_step=([\d.]+)", text)
+ratios = re.findall(r"klist-bench: size=(\d+) round=(\d+) ratio=([\d.]+)",
+                    text)
+summaries = re.findall(r"klist-bench: size=(\d+) impl=(\S+) rounds=(\d+) "
+                       r"median=([\d.]+)", text)
+sizes = sorted({int(r[0]) for r in rows})
+impls = ["ours", "6.1"]
+
+def stats(v):
+    q1, med, q3 = statistics.quantiles(v, n=4, method="inclusive")
+    return {"median": med, "q1": q1, "q3": q3, "min": min(v), "max": max(v),
+            "rounds": len(v), "values": v}
+
+res, problems = [], []
+for s in sizes:
+    e = {"size": s}
+    for i in impls:
+        v = [float(r[4]) for r in rows if int(r[0]) == s and r[1] == i]
+        e[i] = stats(v) if len(v) >= 2 else None
+        e["walks_per_burst"] = int(next(r[3] for r in rows if int(r[0]) == s))
+    rv = [float(r[2]) for r in ratios if int(r[0]) == s]
+    e["ratio"] = stats(rv) if len(rv) >= 2 else None
+    if not all(e[k] for k in impls + ["ratio"]):
+        problems.append("size %d: too few rounds" % s)
+        continue
+    # the kernel's own summary must agree with this one
+    for sz, what, n, med in summaries:
+        if int(sz) == s:
+            mine = e["ratio" if what == "ratio" else what]["median"]
+            if abs(float(med) - mine) > 0.0011:
+                problems.append("size %d %s: kernel median %s, script %.4f"
+                                % (s, what, med, mine))
+    res.append(e)
+
+ok = re.findall(r"^(?:\[[ \d.]+\] )?\s*(not ok|ok) \d+ klist_bench\s*$",
+                text, re.M)
+kvm = "Hypervisor detected: KVM" in text
+cs = re.findall(r"clocksource: Switched to clocksource (\S+)", text)
+ver = re.search(r"Linux version (\S+)", text)
+if not sizes:
+    problems.append("no klist-bench lines in the console log")
+if not ok or ok[-1] != "ok":
+    problems.append("the KUnit suite klist_bench did not report ok")
+if kunit_rc != "0":
+    problems.append("kunit.py exited %s" % kunit_rc)
+
+def f3(x): return "%.3f" % x
+def f4(x): return "%.4f" % x
+def cell(st, f):
+    return "%s [%s..%s]" % (f(st["median"]), f(st["q1"]), f(st["q3"]))
+
+accel = "KVM" if kvm else "TCG (no KVM)"
+lines = [
+    "klist-bench: ns per klist_next() step, one walker, no other user of the list;",
+    "  kernel %s (lean config), QEMU %s, -smp 2, clocksource %s"
+    % (ver.group(1) if ver else "?", accel, cs[-1] if cs else "?"),
+    "  median [q1..q3] of interleaved rounds; ratio = ours/6.1 of each round's pair",
+    "",
+    "%6s  %-27s  %-27s  %-27s  %6s" % ("size", "ours ns/step", "6.1 ns/step",
+                                        "ratio ours/6.1", "rounds"),
+]
+for e in res:
+    lines.append("%6d  %-27s  %-27s  %-27s  %6d" % (
+        e["size"], cell(e["ours"], f3), cell(e["6.1"], f3),
+        cell(e["ratio"], f4), e["ratio"]["rounds"]))
+lines.append("")
+for e in res:
+    lines.append("  size %d: ours min..max %s..%s, 6.1 %s..%s, ratio %s..%s, "
+                 "%d walks per burst"
+                 % (e["size"], f3(e["ours"]["min"]), f3(e["ours"]["max"]),
+                    f3(e["6.1"]["min"]), f3(e["6.1"]["max"]),
+                    f4(e["ratio"]["min"]), f4(e["ratio"]["max"]),
+                    e["walks_per_burst"]))
+if not kvm:
+    lines.append("Under TCG the CPU is emulated: the ns are emulator time, not a "
+                 "real machine's. Only the ratio counts.")
+lines.append("wall time of this run: %s s" % wall)
+for p in problems:
+    lines.append("PROBLEM: " + p)
+out = "\n".join(lines) + "\n"
+sys.stdout.write(out)
+open(txt_out, "w").write(out)
+json.dump({"kernel": ver.group(1) if ver else None, "accel": accel,
+           "clocksource": cs[-1] if cs else None, "smp": 2,
+           "note": "ns per klist_next() step; under TCG only the ratio counts",
+           "wall_s": int(wall), "problems": problems, "sizes": res},
+          open(json_out, "w"), indent=1)
+sys.exit(1 if problems else 0)
+PY
+prc=$?
+set -e
+cp "$build/bench.txt" "$build/runs/bench-$stamp.txt" 2>/dev/null || true
+cp "$build/bench.json" "$build/runs/bench-$stamp.json" 2>/dev/null || true
+step "done: $([ $prc -eq 0 ] && echo ok || echo FAILED)"
+exit $prc
