@@ -19,8 +19,12 @@
 #
 #   qemu-kernel-bench.sh [--project DIR] [--work DIR] [--tarball FILE]
 #                        [--jobs N] [--rounds R] [--steps S]
-#                        [--timeout SECONDS]
+#                        [--timeout SECONDS] [--aa-control]
 #
+#   --aa-control  an A/A control of the harness: the second klist is not
+#              6.1's but a copy of ours, built exactly as 6.1's is
+#              (renamed, in the bench's object, the header forced in) and
+#              named ours-copy; the ratio should be 1 within the spread
 #   --rounds   counted rounds per size (klist_bench.rounds, default 21)
 #   --steps    klist_next() steps per timed burst (klist_bench.steps,
 #              default 262144)
@@ -42,6 +46,7 @@ jobs=$(nproc)
 rounds=21
 steps=262144
 timeout=1800
+aa=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift 2 ;;
 	--steps) steps=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--aa-control) aa=1; shift ;;
 	*) echo "qemu-kernel-bench: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -87,10 +93,11 @@ python3 "$here/gen-kernel-patches.py" --project "$project" \
 applied=$(mktemp -d "${TMPDIR:-/tmp}/kernel-bench.XXXXXX")
 trap 'rm -rf "$applied"' EXIT
 "$here/kernel-tree.sh" apply "$series.new" "$pristine" "$applied/tree"
-python3 - "$pristine" "$applied/tree" "$project/tests/qemu" \
-	"$series.new/9001-klist-bench.patch" <<'PY'
+python3 - "$pristine" "$applied/tree" "$project" \
+	"$series.new/9001-klist-bench.patch" "$aa" <<'PY'
 import difflib, os, re, sys
-pristine, applied, suite_dir, out = sys.argv[1:5]
+pristine, applied, project, out, aa = sys.argv[1:6]
+suite_dir = project + "/tests/qemu"
 
 def diff(path, old, new):
     a = "a/" + path if old is not None else "/dev/null"
@@ -103,9 +110,11 @@ def read(path):
         return f.read()
 
 # 6.1's klist, from the pristine tree, under other names: every function
-# it exports must be one klist-bench-rename.h renames.
-klist_c = read(pristine + "/lib/klist.c")
-klist_h = read(pristine + "/include/linux/klist.h")
+# it exports must be one klist-bench-rename.h renames.  The A/A control
+# takes ours instead.
+second = project if aa else pristine
+klist_c = read(second + "/lib/klist.c")
+klist_h = read(second + "/include/linux/klist.h")
 exported = set(re.findall(r"^EXPORT_SYMBOL(?:_GPL)?\((\w+)\);", klist_c, re.M))
 renamed = set(re.findall(r"^#define\s+(klist_\w+)\s+kernel_klist_\w+",
                          read(suite_dir + "/klist-bench-rename.h"), re.M))
@@ -127,6 +136,8 @@ makefile_new = makefile + (
     "klist-bench-61.o klist-bench-61-klist.o\n"
     "CFLAGS_klist-bench-61-klist.o += "
     "-include $(srctree)/$(src)/klist-bench-rename.h\n")
+if aa:
+    makefile_new += "CFLAGS_klist-bench-61.o += -DKLIST_BENCH_AA_CONTROL\n"
 parts = [diff(p, None, files[p]) for p in sorted(files)]
 parts.append(diff("lib/Makefile", makefile, makefile_new))
 with open(out, "w") as f:
@@ -139,7 +150,7 @@ printf "  %s\n" "$series"/*.patch
 
 mkdir -p "$build"
 rm -f "$build/test.log"
-step "kunit.py run (lean config, --rounds $rounds, --steps $steps); output in $build/kunit.out"
+step "kunit.py run (lean config, --rounds $rounds, --steps $steps${aa:+, A/A control}); output in $build/kunit.out"
 set +e
 (cd "$src" && python3 tools/testing/kunit/kunit.py run \
 	--arch=x86_64 --build_dir="$build" \
@@ -176,7 +187,11 @@ ratios = re.findall(r"klist-bench: size=(\d+) round=(\d+) ratio=([\d.]+)",
 summaries = re.findall(r"klist-bench: size=(\d+) impl=(\S+) rounds=(\d+) "
                        r"median=([\d.]+)", text)
 sizes = sorted({int(r[0]) for r in rows})
-impls = ["ours", "6.1"]
+# the second klist: 6.1, or ours-copy in the A/A control
+impls = ["ours"] + sorted({r[1] for r in rows} - {"ours"})[:1]
+if len(impls) < 2:
+    impls.append("6.1")
+other = impls[1]
 
 def stats(v):
     q1, med, q3 = statistics.quantiles(v, n=4, method="inclusive")
@@ -226,23 +241,27 @@ lines = [
     "klist-bench: ns per klist_next() step, one walker, no other user of the list;",
     "  kernel %s (lean config), QEMU %s, -smp 2, clocksource %s"
     % (ver.group(1) if ver else "?", accel, cs[-1] if cs else "?"),
-    "  median [q1..q3] of interleaved rounds; ratio = ours/6.1 of each round's pair",
+    "  median [q1..q3] of interleaved rounds; ratio = ours/%s of each round's pair"
+    % other,
     "",
-    "%6s  %-27s  %-27s  %-27s  %6s" % ("size", "ours ns/step", "6.1 ns/step",
-                                        "ratio ours/6.1", "rounds"),
+    "%6s  %-27s  %-27s  %-27s  %6s" % ("size", "ours ns/step", other + " ns/step",
+                                        "ratio ours/" + other, "rounds"),
 ]
 for e in res:
     lines.append("%6d  %-27s  %-27s  %-27s  %6d" % (
-        e["size"], cell(e["ours"], f3), cell(e["6.1"], f3),
+        e["size"], cell(e["ours"], f3), cell(e[other], f3),
         cell(e["ratio"], f4), e["ratio"]["rounds"]))
 lines.append("")
 for e in res:
-    lines.append("  size %d: ours min..max %s..%s, 6.1 %s..%s, ratio %s..%s, "
+    lines.append("  size %d: ours min..max %s..%s, %s %s..%s, ratio %s..%s, "
                  "%d walks per burst"
-                 % (e["size"], f3(e["ours"]["min"]), f3(e["ours"]["max"]),
-                    f3(e["6.1"]["min"]), f3(e["6.1"]["max"]),
+                 % (e["size"], f3(e["ours"]["min"]), f3(e["ours"]["max"]), other,
+                    f3(e[other]["min"]), f3(e[other]["max"]),
                     f4(e["ratio"]["min"]), f4(e["ratio"]["max"]),
                     e["walks_per_burst"]))
+if other != "6.1":
+    lines.append("A/A CONTROL: the second klist is a copy of ours, built as 6.1's "
+                 "is; a ratio away from 1 is the harness's bias.")
 if not kvm:
     lines.append("Under TCG the CPU is emulated: the ns are emulator time, not a "
                  "real machine's. Only the ratio counts.")
@@ -254,6 +273,7 @@ sys.stdout.write(out)
 open(txt_out, "w").write(out)
 json.dump({"kernel": ver.group(1) if ver else None, "accel": accel,
            "clocksource": cs[-1] if cs else None, "smp": 2,
+           "impls": impls, "aa_control": other != "6.1",
            "note": "ns per klist_next() step; under TCG only the ratio counts",
            "wall_s": int(wall), "problems": problems, "sizes": res},
           open(json_out, "w"), indent=1)
