@@ -18,9 +18,10 @@
  * cancels what drifts between rounds.
  *
  * Lines, one a measurement (parsed by the script):
- *   klist-bench: size=N impl=ours|6.1 round=R walks=W ns_per_step=X
+ *   klist-bench: size=N impl=I round=R walks=W ns_per_step=X
  *   klist-bench: size=N round=R ratio=X
- *   klist-bench: size=N impl=ours|6.1|ratio rounds=R median=X q1=X q3=X min=X max=X
+ *   klist-bench: size=N impl=I|ratio rounds=R median=X q1=X q3=X min=X max=X
+ * where I is ours or 6.1 (ours-copy in the script's A/A control).
  * Quartiles interpolate linearly between ranks (position (R-1)p), as
  * the script's Python does.
  *
