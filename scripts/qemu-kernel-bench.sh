@@ -12,7 +12,13 @@
 # Boots it under QEMU (kunit.py, x86_64, -smp 2) and turns the suite's
 # lines into a table: per list size, ns per klist_next() step of each
 # klist (median [q1..q3] of the interleaved rounds) and the paired ratio
-# ours/6.1.  Not part of qemu-check, not in ctest.
+# ours/6.1.  Not part of qemu-check, not in ctest.  See tests/qemu/BENCH.md.
+#
+# The one build difference from qemu-check's tree besides the config:
+# both klists' objects (our lib/klist.o included) and both walks are
+# compiled with -falign-functions=512, because under TCG a hot function
+# straddling a 4 KiB page is dearer (it moved the ratio by 20% here);
+# the table lists any hot function that still straddles one.
 #
 # Here QEMU runs without KVM (TCG): the CPU is emulated, so the ns are
 # emulator time, not a real machine's; only the ratio counts.
