@@ -74,6 +74,7 @@ if(KLIST_QEMU)
 		COMMAND ${_kernel_klist} --delay
 		COMMENT "6.1's own klist under KASAN in QEMU: as shipped, then with K6's window widened"
 		USES_TERMINAL VERBATIM)
+	include(${CMAKE_CURRENT_LIST_DIR}/KernelBench.cmake)
 
 	add_custom_target(qemu-check-kcsan
 		COMMAND ${_qemu_check} --variant kcsan
