@@ -6,6 +6,7 @@
  * fails a case.
  */
 #include <kunit/test.h>
+#include <kfast/testing.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/klist.h>
@@ -20,6 +21,11 @@ static void canary_warn_fails_the_case(struct kunit *test)
 	klist_add_tail(&n, &k);
 	klist_del(&n);
 	klist_del(&n);		/* a second delete: klist WARNs (on no list by now) */
+}
+
+static void canary_announced_warn_missing_fails_the_case(struct kunit *test)
+{
+	kfast_test_expect_warns(1);	/* and nothing WARNs */
 }
 
 static int sleep_until_stopped(void *data)
@@ -44,6 +50,7 @@ static void canary_clean_case_passes(struct kunit *test)
 
 static struct kunit_case kfast_canary_cases[] = {
 	KUNIT_CASE(canary_warn_fails_the_case),
+	KUNIT_CASE(canary_announced_warn_missing_fails_the_case),
 	KUNIT_CASE(canary_running_kthread_fails_the_case),
 	KUNIT_CASE(canary_clean_case_passes),
 	{}
