@@ -28,6 +28,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-build-lock.sh
+. "$here/../scripts/kernel-build-lock.sh"
 project=$(dirname "$here")
 work=
 out=
@@ -66,11 +68,7 @@ boot=$out/kernel-boot
 # A failed run must not leave the previous run's tracefile for report.sh.
 rm -f "$out/kernel.info"
 
-exec 8>"$work/.qemu-check.lock"
-if ! flock -n 8; then
-	echo "coverage-kernel: waiting for another kernel build in $work"
-	flock 8
-fi
+kernel_build_lock "$work" coverage-kernel
 
 t0=$(date +%s)
 step() {

@@ -27,6 +27,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-build-lock.sh
+. "$here/kernel-build-lock.sh"
 project=$(dirname "$here")
 variant=kasan
 work=
@@ -57,11 +59,7 @@ esac
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-exec 8>"$work/.qemu-check.lock"
-if ! flock -n 8; then
-	echo "qemu-check: waiting for another kernel build in $work"
-	flock 8
-fi
+kernel_build_lock "$work" qemu-check
 
 t0=$(date +%s)
 step() {

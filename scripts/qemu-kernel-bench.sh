@@ -50,6 +50,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-build-lock.sh
+. "$here/kernel-build-lock.sh"
 project=$(dirname "$here")
 work=
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -82,11 +84,7 @@ src=$work/src-bench/linux-source-6.1
 build=$work/build-bench
 series=$work/series-bench
 
-exec 8>"$work/.qemu-check.lock"	# one kernel build at a time
-if ! flock -n 8; then
-	echo "qemu-kernel-bench: waiting for another kernel build in $work"
-	flock 8
-fi
+kernel_build_lock "$work" qemu-kernel-bench
 
 t0=$(date +%s)
 step() {
@@ -123,20 +121,22 @@ def read(path):
         return f.read()
 
 # 6.1's klist, from the pristine tree, under other names: every function
-# it exports must be one klist-bench-rename.h renames.  The A/A control
-# takes ours instead.
+# it exports must be one tests/bench/klist-rename.h renames (included by
+# klist-bench-rename.h).  The A/A control takes ours instead.
 second = project if aa else pristine
 klist_c = read(second + "/lib/klist.c")
 klist_h = read(second + "/include/linux/klist.h")
 exported = set(re.findall(r"^EXPORT_SYMBOL(?:_GPL)?\((\w+)\);", klist_c, re.M))
-renamed = set(re.findall(r"^#define\s+(klist_\w+)\s+kernel_klist_\w+",
-                         read(suite_dir + "/klist-bench-rename.h"), re.M))
+rename_h = read(project + "/tests/bench/klist-rename.h")
+renamed = set(re.findall(r"^#define\s+(klist_\w+)\s+KLIST_BENCH_RENAMED\(",
+                         rename_h, re.M))
 if exported != renamed:
     sys.exit("qemu-kernel-bench: 6.1's klist.c exports %s, the rename "
              "header renames %s" % (sorted(exported), sorted(renamed)))
 
 files = {"lib/klist-bench-61-klist.c": klist_c,
-         "lib/klist-bench-61-klist.h": klist_h}
+         "lib/klist-bench-61-klist.h": klist_h,
+         "lib/klist-rename.h": rename_h}
 for name in sorted(os.listdir(suite_dir)):
     if re.match(r"klist-bench.*\.[ch]$", name):
         files["lib/" + name] = read(suite_dir + "/" + name)

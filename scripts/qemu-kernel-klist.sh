@@ -25,6 +25,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-build-lock.sh
+. "$here/kernel-build-lock.sh"
 project=$(dirname "$here")
 work=
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -49,11 +51,7 @@ name=6.1-klist${delay:+-delay}
 src=$work/src-6.1-klist/linux-source-6.1
 build=$work/build-6.1-klist
 
-exec 8>"$work/.qemu-check.lock"	# one kernel build at a time
-if ! flock -n 8; then
-	echo "qemu-kernel-klist: waiting for another kernel build in $work"
-	flock 8
-fi
+kernel_build_lock "$work" qemu-kernel-klist
 
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
 "$here/kernel-tree.sh" unpack "$tarball" "$work/src-6.1-klist"

@@ -149,6 +149,7 @@ build() {	# patch tool -> binary path
 		# shellcheck disable=SC2086
 		gcc -std=gnu11 ${cflags[$tool]} -DKLIST_PORT_FAST=1 -fno-strict-aliasing \
 			-I"$top/fast/testing/include" -I"$top/fast/include" -I"$top/include" \
+			-I"$top/fast/src" \
 			-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/klist.c \
 			"$top"/fast/src/*.c "$top"/fast/testing/src/*.c -lpthread \
 			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }

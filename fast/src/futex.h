@@ -1,16 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* klist-port-fast: the two futex operations the runtime sleeps with. */
+/*
+ * klist-port-fast: the futex operations the runtime sleeps with (and its
+ * test support: fast/testing/src/completion.c).
+ */
 #ifndef _KFAST_FUTEX_H
 #define _KFAST_FUTEX_H
 
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Sleep while *@word == @val (returns at once otherwise, or spuriously). */
+/*
+ * Sleep while *@word == @val, at most @rel (NULL: no limit); returns at
+ * once otherwise, or spuriously.
+ */
+static inline void kfast_futex_wait_timeout(void *word, int val,
+					    const struct timespec *rel)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, rel, NULL, 0);
+}
+
 static inline void kfast_futex_wait(void *word, int val)
 {
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+	kfast_futex_wait_timeout(word, val, NULL);
 }
 
 static inline void kfast_futex_wake(void *word, int nr)

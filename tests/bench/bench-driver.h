@@ -24,18 +24,6 @@
 #define MAX_ROUNDS	64
 #define MAX_STEP_ROUNDS	10000
 
-/* calloc(), or exit: a run that lost samples has nothing to report. */
-static inline void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("calloc");
-		exit(1);
-	}
-	return p;
-}
-
 /* --- bench-main.c: configuration and the lists under test ---------------- */
 
 struct config {

@@ -11,8 +11,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 struct bench_list;
+
+/*
+ * calloc() of at least one element, or exit: a bench that lost memory
+ * or samples has nothing to report.
+ */
+static inline void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		perror("calloc");
+		exit(1);
+	}
+	return p;
+}
 
 struct bench_ops {
 	const char *name;

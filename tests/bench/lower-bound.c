@@ -129,15 +129,11 @@ static noinline struct lb_node *lb_next(struct lb_head *h, struct lb_node *cur)
 
 static struct bench_list *lb_create(unsigned int nr, unsigned int spare)
 {
-	struct bench_list *l = calloc(1, sizeof(*l));
+	struct bench_list *l = xcalloc(1, sizeof(*l));
 	unsigned int i;
 
-	if (!l)
-		abort();
-	l->items = calloc(nr ? nr : 1, sizeof(*l->items));
-	l->spare = calloc(spare ? spare : 1, sizeof(*l->spare));
-	if (!l->items || !l->spare)
-		abort();
+	l->items = xcalloc(nr, sizeof(*l->items));
+	l->spare = xcalloc(spare, sizeof(*l->spare));
 	l->nr = nr;
 	l->nspare = spare;
 	INIT_LIST_HEAD(&l->h.head);

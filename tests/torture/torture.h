@@ -67,17 +67,6 @@ static __printf(1, 2) void error(const char *fmt, ...)
 		torture_stop_run();
 }
 
-#ifndef KLIST_PORT_FAST
-/* A shim report (lockdep, refcount, hung task, ...) always ends the run. */
-static void torture_shim_failed(const char *file, int line, const char *title)
-{
-	atomic_long_inc(&torture.errors);
-	fprintf(stderr, "%s: ERROR: shim report at %s:%d: %s\n", torture.name, file,
-		line, title);
-	torture_stop_run();
-}
-#endif
-
 /*
  * What the run needs of the runtime under it.  On the checked shim:
  * reports end the run, schedule points are seeded from the run's seed,
@@ -98,11 +87,8 @@ static inline void torture_runtime_begin(unsigned long long seed,
 
 static inline void torture_sched_points_off(void) { }
 
-/* No interrupts to raise: false, the caller walks without one. */
-static inline bool torture_raise_irq(void (*fn)(void *), void *data)
-{
-	return false;
-}
+/* No interrupts to raise: the walk goes without one. */
+static inline void torture_raise_irq(void (*fn)(void *), void *data) { }
 
 static inline int torture_runtime_end(void)
 {
@@ -114,6 +100,15 @@ static inline int torture_runtime_end(void)
 	return warns != 0;
 }
 #else
+/* A shim report (lockdep, refcount, hung task, ...) always ends the run. */
+static void torture_shim_failed(const char *file, int line, const char *title)
+{
+	atomic_long_inc(&torture.errors);
+	fprintf(stderr, "%s: ERROR: shim report at %s:%d: %s\n", torture.name, file,
+		line, title);
+	torture_stop_run();
+}
+
 static inline void torture_runtime_begin(unsigned long long seed,
 					 unsigned int permille)
 {
@@ -127,10 +122,9 @@ static inline void torture_sched_points_off(void)
 	shim_set_sched_points(0, 0);
 }
 
-static inline bool torture_raise_irq(void (*fn)(void *), void *data)
+static inline void torture_raise_irq(void (*fn)(void *), void *data)
 {
 	shim_raise_irq(fn, data);
-	return true;
 }
 
 static inline int torture_runtime_end(void)

@@ -4,23 +4,11 @@
 #include <time.h>
 
 #include <linux/completion.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+
+#include "futex.h"
 
 /* As the kernel's complete_all(): every later wait passes too. */
 #define COMPLETE_ALL	(UINT_MAX / 2)
-
-static void futex_wait_rel(unsigned int *word, unsigned int val,
-			   const struct timespec *rel)
-{
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, rel, NULL, 0);
-}
-
-static void futex_wake(unsigned int *word, int nr)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
-}
 
 void complete(struct completion *x)
 {
@@ -31,13 +19,13 @@ void complete(struct completion *x)
 			return;
 	} while (!__atomic_compare_exchange_n(&x->done, &d, d + 1, false,
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	futex_wake(&x->done, 1);
+	kfast_futex_wake(&x->done, 1);
 }
 
 void complete_all(struct completion *x)
 {
 	__atomic_store_n(&x->done, COMPLETE_ALL, __ATOMIC_RELEASE);
-	futex_wake(&x->done, INT_MAX);
+	kfast_futex_wake(&x->done, INT_MAX);
 }
 
 bool completion_done(struct completion *x)
@@ -78,7 +66,7 @@ static bool take(struct completion *x, long long deadline_ns)
 			rel.tv_nsec = left % 1000000000LL;
 			relp = &rel;
 		}
-		futex_wait_rel(&x->done, 0, relp);
+		kfast_futex_wait_timeout(&x->done, 0, relp);
 	}
 }
 
