@@ -20,7 +20,10 @@
 # suite also runs under helgrind and DRD; any report fails the case.
 option(KLIST_VALGRIND_TESTS "Run the suites under helgrind and DRD too" OFF)
 if(KLIST_VALGRIND_TESTS)
-  find_program(VALGRIND valgrind REQUIRED)
+  find_program(VALGRIND_EXECUTABLE valgrind REQUIRED)
+  # valgrind through a wrapper that keeps each process's log apart, so a
+  # forked child's report reaches its failure title.
+  set(VALGRIND ${PROJECT_SOURCE_DIR}/tests/valgrind-run.sh)
   set(VALGRIND_TOOLS helgrind drd)
   set(VALGRIND_ARGS_helgrind --tool=helgrind --error-exitcode=99
       --suppressions=${PROJECT_SOURCE_DIR}/tests/valgrind.supp)

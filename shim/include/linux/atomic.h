@@ -8,6 +8,7 @@
 #define _SHIM_LINUX_ATOMIC_H
 
 #include <linux/types.h>
+#include <asm/barrier.h>
 #include <shim/valgrind.h>
 #include <shim/ctl-hook.h>
 
@@ -70,6 +71,10 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
 					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 		old; }));
 }
+
+/* The one-way barriers of 6.1's generic fallbacks: the counter's own. */
+#define atomic_read_acquire(v)	smp_load_acquire(&(v)->counter)
+#define atomic_set_release(v, i)	smp_store_release(&(v)->counter, (i))
 
 #define atomic_long_read(v)	__atomic_load_n(__atomic_ctr(v), __ATOMIC_RELAXED)
 #define atomic_long_set(v, i)	__atomic_store_n(__atomic_ctr(v), (i), __ATOMIC_RELAXED)

@@ -500,11 +500,12 @@ static int dm_d9_racer(void *data)
 	struct dm_d9_race *r = data;
 	int round;
 
+	/* Acquire and release: r->d and r->ret are handed over by them. */
 	for (round = 1; round <= DM_D9_ROUNDS; round++) {
-		while (atomic_read(&r->go) != round)
+		while (atomic_read_acquire(&r->go) != round)
 			yield();
 		r->ret = ddm_device_register(&r->d->dev);
-		atomic_set(&r->done, round);
+		atomic_set_release(&r->done, round);
 	}
 	fx_park();
 	return 0;
@@ -525,9 +526,9 @@ static void dm_d9_register_rounds(void *arg)
 		if (!r->d)
 			break;
 		shim_expect_report("device fx-dev0 registered twice");
-		atomic_set(&r->go, round);
+		atomic_set_release(&r->go, round);
 		mine = ddm_device_register(&r->d->dev);
-		while (atomic_read(&r->done) != round)
+		while (atomic_read_acquire(&r->done) != round)
 			yield();
 		if ((mine == 0) == (r->ret == 0) ||
 		    (mine ? mine : r->ret) != -EBUSY)
