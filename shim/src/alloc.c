@@ -22,6 +22,7 @@
 
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <shim/valgrind.h>
 #include "shim-internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -236,6 +237,13 @@ void __shim_kfree(const void *p, const char *file, int line)
 	b->free_file = file;
 	b->free_line = line;
 	memset(b->data, POISON_FREE, b->size);
+	/*
+	 * Dead to the race tools as free() would be: DRD keeps the
+	 * happens-before objects of annotated addresses (atomics, locks)
+	 * until their memory goes, and with them every segment they name,
+	 * so a quarantine of live-looking blocks made its checks quadratic.
+	 */
+	shim_vg_new_memory(b->data, b->size);
 	mem_noaccess(b->data, b->size + REDZONE);
 	list_push(&quarantine, b);
 	while (quarantine.bytes > QUARANTINE_MAX && quarantine.head != b) {
