@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced, not run, by every script that builds a kernel in a work
+# directory (scripts/qemu-check.sh, qemu-kernel-klist.sh,
+# qemu-kernel-bench.sh, coverage/kernel.sh): what they share.
+#
+#   kernel_script_init WHO PROJECT
+#	defaults of the shared options: project=PROJECT, work= (later
+#	PROJECT/build/kernel), the Debian tarball, jobs=nproc; WHO names
+#	the script in every message
+#   kernel_arg "$@"
+#	one shared option (--project, --work, --tarball, --jobs, --help);
+#	sets kernel_shift to how many words it took.  Anything else is a
+#	usage error: a message and exit 2
+#   kernel_need_value "$@"
+#	for a script's own option that takes a value: exit 2 without one
+#   kernel_work_lock
+#	makes project and work absolute (work created), then takes the
+#	work directory's lock: one kernel build at a time per directory
+#   step TEXT
+#	"WHO +SECONDSs: TEXT", the time since kernel_script_init
+
+kernel_script_init() {
+	kernel_who=$1
+	project=$2
+	work=
+	tarball=/usr/src/linux-source-6.1.tar.xz
+	jobs=$(nproc)
+	kernel_t0=$(date +%s)
+}
+
+# The calling script's header comment, from its second comment line to
+# the first line that is no comment, is its usage text.
+kernel_usage() {
+	sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"
+}
+
+kernel_need_value() {
+	if [ $# -lt 2 ] || [ -z "$2" ]; then
+		echo "$kernel_who: $1 needs a value" >&2
+		exit 2
+	fi
+}
+
+kernel_arg() {
+	kernel_shift=2
+	case "$1" in
+	--project|--work|--tarball|--jobs)
+		kernel_need_value "$@" ;;
+	esac
+	case "$1" in
+	--project) project=$2 ;;
+	--work) work=$2 ;;
+	--tarball) tarball=$2 ;;
+	--jobs) jobs=$2 ;;
+	--help|-h)
+		kernel_usage
+		exit 0 ;;
+	*)
+		echo "$kernel_who: unknown argument $1 (--help lists them)" >&2
+		exit 2 ;;
+	esac
+}
+
+# The lock must belong to the calling shell, so that it is held until
+# that script exits; a helper process would drop it on its own exit.
+kernel_work_lock() {
+	project=$(cd "$project" && pwd)
+	work=${work:-$project/build/kernel}
+	mkdir -p "$work"
+	work=$(cd "$work" && pwd)
+	exec 8>"$work/.qemu-check.lock"
+	if ! flock -n 8; then
+		echo "$kernel_who: waiting for another kernel build in $work"
+		flock 8
+	fi
+}
+
+step() {
+	echo "$kernel_who +$(( $(date +%s) - kernel_t0 ))s: $*"
+}
