@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables it sets are the caller's
 #
 # Sourced, not run, by every script that builds a kernel in a work
 # directory (scripts/qemu-check.sh, qemu-kernel-klist.sh,

@@ -27,44 +27,31 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-check "$(dirname "$here")"
 variant=kasan
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
 timeout=1200
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--variant) variant=$2; shift 2 ;;
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	*) echo "qemu-check: unknown argument $1" >&2; exit 2 ;;
+	--variant) kernel_need_value "$@"; variant=$2; shift 2 ;;
+	--timeout) kernel_need_value "$@"; timeout=$2; shift 2 ;;
+	*) kernel_arg "$@"; shift "$kernel_shift" ;;
 	esac
 done
 
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
+case "$variant" in
+kasan|kcsan) ;;
+*)	echo "qemu-check: unknown variant $variant" >&2; exit 2 ;;
+esac
+kernel_who="qemu-check[$variant]"
+kernel_work_lock
 case "$variant" in
 kasan)	kunitconfig=$project/tests/qemu/kunitconfig; build=$work/build ;;
 kcsan)	kunitconfig=$project/tests/qemu/kunitconfig.kcsan
 	build=$work/build-kcsan ;;
-*)	echo "qemu-check: unknown variant $variant" >&2; exit 2 ;;
 esac
-
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-kernel_build_lock "$work" qemu-check
-
-t0=$(date +%s)
-step() {
-	echo "qemu-check[$variant] +$(( $(date +%s) - t0 ))s: $*"
-}
 
 step "preparing the tree in $work (unpack once, series, sync)"
 "$here/kernel-tree.sh" prepare "$project" "$tarball" "$work"

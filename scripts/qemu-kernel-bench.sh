@@ -50,12 +50,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-kernel-bench "$(dirname "$here")"
 rounds=21
 steps=262144
 timeout=1800
@@ -64,32 +61,18 @@ boots=3
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--rounds) rounds=$2; shift 2 ;;
-	--steps) steps=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
+	--rounds) kernel_need_value "$@"; rounds=$2; shift 2 ;;
+	--steps) kernel_need_value "$@"; steps=$2; shift 2 ;;
+	--timeout) kernel_need_value "$@"; timeout=$2; shift 2 ;;
 	--aa-control) aa=1; shift ;;
-	--boots) boots=$2; shift 2 ;;
-	*) echo "qemu-kernel-bench: unknown argument $1" >&2; exit 2 ;;
+	--boots) kernel_need_value "$@"; boots=$2; shift 2 ;;
+	*) kernel_arg "$@"; shift "$kernel_shift" ;;
 	esac
 done
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+kernel_work_lock
 src=$work/src-bench/linux-source-6.1
 build=$work/build-bench
 series=$work/series-bench
-
-kernel_build_lock "$work" qemu-kernel-bench
-
-t0=$(date +%s)
-step() {
-	echo "qemu-kernel-bench +$(( $(date +%s) - t0 ))s: $*"
-}
 
 step "unpacking (cached)"
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
@@ -219,7 +202,7 @@ mkdir -p "$build/runs"
 cat "$build"/test-boot*.log > "$build/runs/test-$stamp.log"
 step "the table (from $build/test-boot*.log)"
 set +e
-python3 - "$build/bench.txt" "$build/bench.json" "$(( $(date +%s) - t0 ))" \
+python3 - "$build/bench.txt" "$build/bench.json" "$(( $(date +%s) - kernel_t0 ))" \
 	"$rc" "$build/hot-functions.txt" "$boots" "$build"/test-boot*.log <<'PY'
 import json, re, statistics, sys
 txt_out, json_out, wall, kunit_rc, hot, nboots = sys.argv[1:7]

@@ -25,33 +25,21 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-kernel-klist "$(dirname "$here")"
 delay=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--delay) delay=1; shift ;;
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	*) echo "qemu-kernel-klist: unknown argument $1" >&2; exit 2 ;;
+	*) kernel_arg "$@"; shift "$kernel_shift" ;;
 	esac
 done
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+kernel_work_lock
 name=6.1-klist${delay:+-delay}
 src=$work/src-6.1-klist/linux-source-6.1
 build=$work/build-6.1-klist
-
-kernel_build_lock "$work" qemu-kernel-klist
 
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
 "$here/kernel-tree.sh" unpack "$tarball" "$work/src-6.1-klist"
