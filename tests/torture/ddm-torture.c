@@ -24,7 +24,6 @@
  *              [--sched-permille N] [--keep-going]
  */
 #define _GNU_SOURCE	/* pthread_rwlockattr_setkind_np() */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -405,31 +404,18 @@ static int checker_fn(void *data)
 
 static void parse_args(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "sched-permille", required_argument, NULL, 'p' },
-		{ "keep-going", no_argument, NULL, 'k' },
+	const struct torture_opt opts[] = {
+		{ "duration-ms", TORTURE_UINT, &cfg.duration_ms },
+		{ "threads", TORTURE_UINT, &cfg.threads },
+		{ "seed", TORTURE_ULLONG, &cfg.seed },
+		{ "sched-permille", TORTURE_UINT, &cfg.permille },
+		{ "keep-going", TORTURE_FLAG, &torture.keep_going },
 		{ }
 	};
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': cfg.duration_ms = strtoul(optarg, NULL, 0); break;
-		case 't': cfg.threads = strtoul(optarg, NULL, 0); break;
-		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': torture.keep_going = true; break;
-		default:
-			fprintf(stderr, "usage: %s [--duration-ms N] [--threads N] [--seed N] [--sched-permille N] [--keep-going]\n",
-				argv[0]);
-			exit(2);
-		}
-	}
+	torture_parse_args(argc, argv, opts);
 	if (!cfg.threads || cfg.threads > 32)
-		exit(2);
+		torture_usage();
 	if (!cfg.seed)
 		cfg.seed = torture_default_seed();
 }

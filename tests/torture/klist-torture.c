@@ -51,7 +51,6 @@
  * program against it (scripts/time-to-detect.sh does) and it fails
  * within a second.  docs/lessons.md tells the whole story.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,44 +408,23 @@ static void tlist_drain(struct tlist *l)
 		error("%s list not empty after drain", l->name);
 }
 
-static void usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N] [--keep-going] [--kernel-contract]\n",
-		prog);
-	exit(2);
-}
-
 static void parse_args(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "walkers", required_argument, NULL, 'w' },
-		{ "mutators", required_argument, NULL, 'm' },
-		{ "slots", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "sched-permille", required_argument, NULL, 'p' },
-		{ "keep-going", no_argument, NULL, 'k' },
-		{ "kernel-contract", no_argument, NULL, 'K' },
+	const struct torture_opt opts[] = {
+		{ "duration-ms", TORTURE_UINT, &cfg.duration_ms },
+		{ "walkers", TORTURE_UINT, &cfg.walkers },
+		{ "mutators", TORTURE_UINT, &cfg.mutators },
+		{ "slots", TORTURE_UINT, &cfg.slots },
+		{ "seed", TORTURE_ULLONG, &cfg.seed },
+		{ "sched-permille", TORTURE_UINT, &cfg.permille },
+		{ "keep-going", TORTURE_FLAG, &torture.keep_going },
+		{ "kernel-contract", TORTURE_FLAG, &cfg.kernel_contract },
 		{ }
 	};
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': cfg.duration_ms = strtoul(optarg, NULL, 0); break;
-		case 'w': cfg.walkers = strtoul(optarg, NULL, 0); break;
-		case 'm': cfg.mutators = strtoul(optarg, NULL, 0); break;
-		case 's': cfg.slots = strtoul(optarg, NULL, 0); break;
-		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': torture.keep_going = true; break;
-		case 'K': cfg.kernel_contract = true; break;
-		default: usage(argv[0]);
-		}
-	}
+	torture_parse_args(argc, argv, opts);
 	if (!cfg.slots || cfg.slots > MAX_SLOTS || cfg.walkers > 64 || cfg.mutators > 64)
-		usage(argv[0]);
+		torture_usage();
 	if (!cfg.seed)
 		cfg.seed = torture_default_seed();
 }
