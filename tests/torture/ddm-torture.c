@@ -405,11 +405,8 @@ static int checker_fn(void *data)
 static void parse_args(int argc, char **argv)
 {
 	const struct torture_opt opts[] = {
-		{ "duration-ms", TORTURE_UINT, &cfg.duration_ms },
+		TORTURE_TIMED_RUN_OPTS(cfg),
 		{ "threads", TORTURE_UINT, &cfg.threads },
-		{ "seed", TORTURE_ULLONG, &cfg.seed },
-		{ "sched-permille", TORTURE_UINT, &cfg.permille },
-		{ "keep-going", TORTURE_FLAG, &torture.keep_going },
 		{ }
 	};
 

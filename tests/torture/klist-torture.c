@@ -411,13 +411,10 @@ static void tlist_drain(struct tlist *l)
 static void parse_args(int argc, char **argv)
 {
 	const struct torture_opt opts[] = {
-		{ "duration-ms", TORTURE_UINT, &cfg.duration_ms },
+		TORTURE_TIMED_RUN_OPTS(cfg),
 		{ "walkers", TORTURE_UINT, &cfg.walkers },
 		{ "mutators", TORTURE_UINT, &cfg.mutators },
 		{ "slots", TORTURE_UINT, &cfg.slots },
-		{ "seed", TORTURE_ULLONG, &cfg.seed },
-		{ "sched-permille", TORTURE_UINT, &cfg.permille },
-		{ "keep-going", TORTURE_FLAG, &torture.keep_going },
 		{ "kernel-contract", TORTURE_FLAG, &cfg.kernel_contract },
 		{ }
 	};

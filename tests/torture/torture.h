@@ -61,6 +61,13 @@ struct torture_opt {
 
 #define TORTURE_MAX_OPTS	15
 
+/* The options of a timed run, for a config @c with these fields. */
+#define TORTURE_TIMED_RUN_OPTS(c)					\
+	{ "duration-ms", TORTURE_UINT, &(c).duration_ms },		\
+	{ "seed", TORTURE_ULLONG, &(c).seed },				\
+	{ "sched-permille", TORTURE_UINT, &(c).permille },		\
+	{ "keep-going", TORTURE_FLAG, &torture.keep_going }
+
 static struct {
 	const char *prog;
 	const struct torture_opt *opts;
