@@ -449,13 +449,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.threads; i++)
 		threads[n++] = kthread_run(churn_fn, (void *)(unsigned long)i, "churn-%u", i);
 	threads[n++] = kthread_run(checker_fn, NULL, "checker");
-	msleep(cfg.duration_ms);
-	atomic_set(&stop, 1);
-	for (i = 0; i < n; i++)
-		if (!IS_ERR(threads[i]))
-			kthread_stop(threads[i]);
-
-	torture_sched_points_off();
+	torture_run_threads(cfg.duration_ms, &stop, threads, n);
 	check_quiescent();
 	for (i = 0; i < DEVICES; i++)
 		if (slots[i])

@@ -440,13 +440,7 @@ int main(int argc, char **argv)
 		threads[n++] = kthread_run(walker_fn, (void *)(unsigned long)i, "walker-%u", i);
 	for (i = 0; i < cfg.mutators; i++)
 		threads[n++] = kthread_run(mutator_fn, (void *)(unsigned long)i, "mutator-%u", i);
-	msleep(cfg.duration_ms);
-	atomic_set(&stop, 1);
-	for (i = 0; i < n; i++)
-		if (!IS_ERR(threads[i]))
-			kthread_stop(threads[i]);
-
-	torture_sched_points_off();
+	torture_run_threads(cfg.duration_ms, &stop, threads, n);
 	tlist_drain(&lists[0]);
 	tlist_drain(&lists[1]);
 	if (atomic_long_read(&n_gets) != atomic_long_read(&n_puts)) {

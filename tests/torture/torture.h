@@ -20,6 +20,9 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
 #ifdef KLIST_PORT_FAST
 #include <kfast/kfast.h>
 #else
@@ -73,17 +76,23 @@ static struct {
 	const struct torture_opt *opts;
 } torture_args;
 
-/* The usage line, made from the table; exit 2. */
-static void torture_usage(void)
+/* The usage line, made from the table, on @f; exit with @status. */
+static void torture_usage_exit(FILE *f, int status)
 {
 	const struct torture_opt *o;
 
-	fprintf(stderr, "usage: %s", torture_args.prog);
+	fprintf(f, "usage: %s", torture_args.prog);
 	for (o = torture_args.opts; o->name; o++)
-		fprintf(stderr, " [--%s%s]", o->name,
+		fprintf(f, " [--%s%s]", o->name,
 			o->arg == TORTURE_FLAG ? "" : " N");
-	fputc('\n', stderr);
-	exit(2);
+	fputs(" [--help]\n", f);
+	exit(status);
+}
+
+/* Bad input: the usage line on stderr, exit 2. */
+static void torture_usage(void)
+{
+	torture_usage_exit(stderr, 2);
 }
 
 static void torture_set(const struct torture_opt *o, const char *arg)
@@ -114,7 +123,7 @@ static void torture_set(const struct torture_opt *o, const char *arg)
 static void torture_parse_args(int argc, char **argv,
 			       const struct torture_opt *opts)
 {
-	struct option lopts[TORTURE_MAX_OPTS + 1] = { };
+	struct option lopts[TORTURE_MAX_OPTS + 2] = { };
 	unsigned int n;
 	int c;
 
@@ -128,7 +137,11 @@ static void torture_parse_args(int argc, char **argv,
 				   no_argument : required_argument;
 		lopts[n].val = 256 + (int)n;
 	}
+	lopts[n].name = "help";
+	lopts[n].val = 'h';
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		if (c == 'h')
+			torture_usage_exit(stdout, 0);
 		if (c < 256)
 			torture_usage();
 		torture_set(&opts[c - 256], optarg);
@@ -224,6 +237,23 @@ static inline int torture_runtime_end(void)
 	return shim_test_end();
 }
 #endif
+
+/*
+ * Let the run's @n threads go for @ms, then raise @stop, stop each one
+ * and switch the schedule points off for the final checks.
+ */
+static inline void torture_run_threads(unsigned int ms, atomic_t *stop,
+				       struct task_struct **threads, unsigned int n)
+{
+	unsigned int i;
+
+	msleep(ms);
+	atomic_set(stop, 1);
+	for (i = 0; i < n; i++)
+		if (!IS_ERR(threads[i]))
+			kthread_stop(threads[i]);
+	torture_sched_points_off();
+}
 
 /* Start a run: reports go through us, schedule points seeded from @seed. */
 static inline void torture_begin(const char *name, void (*print_summary)(void),
