@@ -30,9 +30,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel-script.sh
 . "$here/../scripts/kernel-script.sh"
-kernel_script_init coverage-kernel "$(dirname "$here")"
+kernel_script_init coverage-kernel "$(dirname "$here")" 600
 out=
-timeout=600
 
 # The project's files in the kernel (the series copies them verbatim):
 # the only objects built with gcov.  lib/ddm/ is profiled through
@@ -41,13 +40,14 @@ timeout=600
 files="lib/klist.c lib/ddm/dd.c lib/ddm/bus.c lib/ddm/object.c
 	lib/ddm/uevent.c lib/ddm/class.c"
 
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--out) kernel_need_value "$@"; out=$2; shift 2 ;;
-	--timeout) kernel_need_value "$@"; timeout=$2; shift 2 ;;
-	*) kernel_arg "$@"; shift "$kernel_shift" ;;
-	esac
-done
+kernel_own_arg() {
+	if [ "$1" = --out ]; then
+		kernel_need_value "$@"
+		out=$2
+		kernel_shift=2
+	fi
+}
+kernel_parse_args "$@"
 [ -n "$out" ] || { echo "coverage-kernel: --out is required" >&2; exit 2; }
 
 kernel_work_lock

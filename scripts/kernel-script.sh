@@ -6,16 +6,18 @@
 # directory (scripts/qemu-check.sh, qemu-kernel-klist.sh,
 # qemu-kernel-bench.sh, coverage/kernel.sh): what they share.
 #
-#   kernel_script_init WHO PROJECT
+#   kernel_script_init WHO PROJECT TIMEOUT
 #	defaults of the shared options: project=PROJECT, work= (later
-#	PROJECT/build/kernel), the Debian tarball, jobs=nproc; WHO names
-#	the script in every message
-#   kernel_arg "$@"
-#	one shared option (--project, --work, --tarball, --jobs, --help);
-#	sets kernel_shift to how many words it took.  Anything else is a
-#	usage error: a message and exit 2
+#	PROJECT/build/kernel), the Debian tarball, jobs=nproc, timeout=
+#	TIMEOUT (seconds for QEMU); WHO names the script in every message
+#   kernel_parse_args "$@"
+#	the shared options (--project, --work, --tarball, --jobs,
+#	--timeout, --help) and, through the script's own kernel_own_arg
+#	(if it defines one: it sets kernel_shift to the words it took, or
+#	leaves it 0), the script's.  Anything else is a usage error: a
+#	message and exit 2
 #   kernel_need_value "$@"
-#	for a script's own option that takes a value: exit 2 without one
+#	for an option that takes a value: exit 2 without one
 #   kernel_work_lock
 #	makes project and work absolute (work created), then takes the
 #	work directory's lock: one kernel build at a time per directory
@@ -25,6 +27,7 @@
 kernel_script_init() {
 	kernel_who=$1
 	project=$2
+	timeout=$3
 	work=
 	tarball=/usr/src/linux-source-6.1.tar.xz
 	jobs=$(nproc)
@@ -47,7 +50,7 @@ kernel_need_value() {
 kernel_arg() {
 	kernel_shift=2
 	case "$1" in
-	--project|--work|--tarball|--jobs)
+	--project|--work|--tarball|--jobs|--timeout)
 		kernel_need_value "$@" ;;
 	esac
 	case "$1" in
@@ -55,6 +58,7 @@ kernel_arg() {
 	--work) work=$2 ;;
 	--tarball) tarball=$2 ;;
 	--jobs) jobs=$2 ;;
+	--timeout) timeout=$2 ;;
 	--help|-h)
 		kernel_usage
 		exit 0 ;;
@@ -62,6 +66,19 @@ kernel_arg() {
 		echo "$kernel_who: unknown argument $1 (--help lists them)" >&2
 		exit 2 ;;
 	esac
+}
+
+kernel_parse_args() {
+	while [ $# -gt 0 ]; do
+		kernel_shift=0
+		if declare -F kernel_own_arg >/dev/null; then
+			kernel_own_arg "$@"
+		fi
+		if [ "$kernel_shift" -eq 0 ]; then
+			kernel_arg "$@"
+		fi
+		shift "$kernel_shift"
+	done
 }
 
 # The lock must belong to the calling shell, so that it is held until

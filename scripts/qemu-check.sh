@@ -29,17 +29,16 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel-script.sh
 . "$here/kernel-script.sh"
-kernel_script_init qemu-check "$(dirname "$here")"
+kernel_script_init qemu-check "$(dirname "$here")" 1200
 variant=kasan
-timeout=1200
-
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--variant) kernel_need_value "$@"; variant=$2; shift 2 ;;
-	--timeout) kernel_need_value "$@"; timeout=$2; shift 2 ;;
-	*) kernel_arg "$@"; shift "$kernel_shift" ;;
-	esac
-done
+kernel_own_arg() {
+	if [ "$1" = --variant ]; then
+		kernel_need_value "$@"
+		variant=$2
+		kernel_shift=2
+	fi
+}
+kernel_parse_args "$@"
 
 case "$variant" in
 kasan|kcsan) ;;

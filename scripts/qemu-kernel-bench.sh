@@ -52,23 +52,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel-script.sh
 . "$here/kernel-script.sh"
-kernel_script_init qemu-kernel-bench "$(dirname "$here")"
+kernel_script_init qemu-kernel-bench "$(dirname "$here")" 1800
 rounds=21
 steps=262144
-timeout=1800
 aa=
 boots=3
-
-while [ $# -gt 0 ]; do
+kernel_own_arg() {
 	case "$1" in
-	--rounds) kernel_need_value "$@"; rounds=$2; shift 2 ;;
-	--steps) kernel_need_value "$@"; steps=$2; shift 2 ;;
-	--timeout) kernel_need_value "$@"; timeout=$2; shift 2 ;;
-	--aa-control) aa=1; shift ;;
-	--boots) kernel_need_value "$@"; boots=$2; shift 2 ;;
-	*) kernel_arg "$@"; shift "$kernel_shift" ;;
+	--rounds|--steps|--boots) kernel_need_value "$@"; kernel_shift=2 ;;
+	--aa-control) aa=1; kernel_shift=1 ;;
 	esac
-done
+	case "$1" in
+	--rounds) rounds=$2 ;;
+	--steps) steps=$2 ;;
+	--boots) boots=$2 ;;
+	esac
+}
+kernel_parse_args "$@"
 kernel_work_lock
 src=$work/src-bench/linux-source-6.1
 build=$work/build-bench

@@ -8,12 +8,13 @@
 # qemu-check.
 #
 #   qemu-kernel-klist.sh [--delay] [--project DIR] [--work DIR]
-#                        [--tarball FILE] [--jobs N]
+#                        [--tarball FILE] [--jobs N] [--timeout SECONDS]
 #
 #   --delay  the defect-patch method, in the kernel world: the tree's
 #            lib/klist.c gets an mdelay(1) between klist_release()
 #            dropping klist_remove_lock and its late n_klist = NULL, so
 #            the window the remover returns in is wide open
+#   --timeout  seconds for the QEMU run (kunit.py --timeout, default 1200)
 #
 # The tree is WORK/src-6.1-klist, unpacked once and kept equal to the
 # pristine one plus this run's small series (the suite, its Makefile
@@ -27,15 +28,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel-script.sh
 . "$here/kernel-script.sh"
-kernel_script_init qemu-kernel-klist "$(dirname "$here")"
+kernel_script_init qemu-kernel-klist "$(dirname "$here")" 1200
 delay=
-
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--delay) delay=1; shift ;;
-	*) kernel_arg "$@"; shift "$kernel_shift" ;;
-	esac
-done
+kernel_own_arg() {
+	if [ "$1" = --delay ]; then
+		delay=1
+		kernel_shift=1
+	fi
+}
+kernel_parse_args "$@"
 kernel_work_lock
 name=6.1-klist${delay:+-delay}
 src=$work/src-6.1-klist/linux-source-6.1
@@ -91,7 +92,7 @@ set +e
 (cd "$src" && python3 tools/testing/kunit/kunit.py run \
 	--arch=x86_64 --build_dir="$build" \
 	--kunitconfig="$project/tests/qemu/kunitconfig" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout=1200 \
+	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
 	--raw_output=all klist_k6_kasan) < /dev/null > "$build/kunit.out" 2>&1
 rc=$?
 set -e
