@@ -40,12 +40,9 @@ out=
 files="lib/klist.c lib/ddm/dd.c lib/ddm/bus.c lib/ddm/object.c
 	lib/ddm/uevent.c lib/ddm/class.c"
 
+# shellcheck disable=SC2317 # called from kernel_parse_args
 kernel_own_arg() {
-	if [ "$1" = --out ]; then
-		kernel_need_value "$@"
-		out=$2
-		kernel_shift=2
-	fi
+	kernel_value_arg --out out "$@"
 }
 kernel_parse_args "$@"
 [ -n "$out" ] || { echo "coverage-kernel: --out is required" >&2; exit 2; }

@@ -16,6 +16,9 @@
 #	(if it defines one: it sets kernel_shift to the words it took, or
 #	leaves it 0), the script's.  Anything else is a usage error: a
 #	message and exit 2
+#   kernel_value_arg OPTION VARIABLE "$@", kernel_flag_arg OPTION VARIABLE "$@"
+#	in a kernel_own_arg: if the word is OPTION, VARIABLE is set to the
+#	next word (a missing one: exit 2), or to 1 for a flag
 #   kernel_need_value "$@"
 #	for an option that takes a value: exit 2 without one
 #   kernel_work_lock
@@ -44,6 +47,24 @@ kernel_need_value() {
 	if [ $# -lt 2 ] || [ -z "$2" ]; then
 		echo "$kernel_who: $1 needs a value" >&2
 		exit 2
+	fi
+}
+
+kernel_value_arg() {
+	local opt=$1 var=$2
+
+	shift 2
+	if [ "$1" = "$opt" ]; then
+		kernel_need_value "$@"
+		printf -v "$var" '%s' "$2"
+		kernel_shift=2
+	fi
+}
+
+kernel_flag_arg() {
+	if [ "$3" = "$1" ]; then
+		printf -v "$2" '%s' 1
+		kernel_shift=1
 	fi
 }
 

@@ -31,12 +31,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/kernel-script.sh"
 kernel_script_init qemu-check "$(dirname "$here")" 1200
 variant=kasan
+# shellcheck disable=SC2317 # called from kernel_parse_args
 kernel_own_arg() {
-	if [ "$1" = --variant ]; then
-		kernel_need_value "$@"
-		variant=$2
-		kernel_shift=2
-	fi
+	kernel_value_arg --variant variant "$@"
 }
 kernel_parse_args "$@"
 

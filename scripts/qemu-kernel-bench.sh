@@ -57,16 +57,12 @@ rounds=21
 steps=262144
 aa=
 boots=3
+# shellcheck disable=SC2317 # called from kernel_parse_args
 kernel_own_arg() {
-	case "$1" in
-	--rounds|--steps|--boots) kernel_need_value "$@"; kernel_shift=2 ;;
-	--aa-control) aa=1; kernel_shift=1 ;;
-	esac
-	case "$1" in
-	--rounds) rounds=$2 ;;
-	--steps) steps=$2 ;;
-	--boots) boots=$2 ;;
-	esac
+	kernel_value_arg --rounds rounds "$@"
+	kernel_value_arg --steps steps "$@"
+	kernel_value_arg --boots boots "$@"
+	kernel_flag_arg --aa-control aa "$@"
 }
 kernel_parse_args "$@"
 kernel_work_lock
@@ -87,17 +83,12 @@ python3 "$here/gen-kernel-patches.py" --project "$project" \
 applied=$(mktemp -d "${TMPDIR:-/tmp}/kernel-bench.XXXXXX")
 trap 'rm -rf "$applied"' EXIT
 "$here/kernel-tree.sh" apply "$series.new" "$pristine" "$applied/tree"
-python3 - "$pristine" "$applied/tree" "$project" \
+PYTHONPATH="$here" python3 - "$pristine" "$applied/tree" "$project" \
 	"$series.new/9001-klist-bench.patch" "$aa" <<'PY'
-import difflib, os, re, sys
+import os, re, sys
+from series_diff import diff
 pristine, applied, project, out, aa = sys.argv[1:6]
 suite_dir = project + "/tests/qemu"
-
-def diff(path, old, new):
-    a = "a/" + path if old is not None else "/dev/null"
-    lines = difflib.unified_diff((old or "").splitlines(True),
-                                 new.splitlines(True), a, "b/" + path)
-    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
 
 def read(path):
     with open(path) as f:

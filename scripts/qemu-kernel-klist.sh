@@ -30,11 +30,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/kernel-script.sh"
 kernel_script_init qemu-kernel-klist "$(dirname "$here")" 1200
 delay=
+# shellcheck disable=SC2317 # called from kernel_parse_args
 kernel_own_arg() {
-	if [ "$1" = --delay ]; then
-		delay=1
-		kernel_shift=1
-	fi
+	kernel_flag_arg --delay delay "$@"
 }
 kernel_parse_args "$@"
 kernel_work_lock
@@ -51,16 +49,11 @@ pristine=$work/pristine/linux-source-6.1
 series=$work/series-6.1-klist
 rm -rf "$series"
 mkdir -p "$series"
-python3 - "$pristine" "$project/tests/qemu/klist-k6-kasan-test.c" \
+PYTHONPATH="$here" python3 - "$pristine" "$project/tests/qemu/klist-k6-kasan-test.c" \
 	"$series/0001-klist-k6-kasan.patch" "$delay" <<'PY'
-import difflib, sys
+import sys
+from series_diff import diff
 pristine, suite, out, delay = sys.argv[1:5]
-
-def diff(path, old, new):
-    a = "a/" + path if old is not None else "/dev/null"
-    lines = difflib.unified_diff((old or "").splitlines(True),
-                                 new.splitlines(True), a, "b/" + path)
-    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
 
 def read(path):
     return open(pristine + "/" + path).read()
