@@ -36,7 +36,7 @@
  * --keep-going counts them all instead.
  *
  * The last line is "SUMMARY: ...", with the seed; --seed replays it (see
- * README for how far a seed fixes a run).
+ * docs/race-hunting.md for how far a seed fixes a run).
  *
  * Lesson X1 is this program's: it is the regression test of a bug of the
  * port's own first draft, which it found in its first second.  The
