@@ -24,6 +24,10 @@
 #   kernel_work_lock
 #	makes project and work absolute (work created), then takes the
 #	work directory's lock: one kernel build at a time per directory
+#   kernel_kunit_run ARGS...
+#	kunit.py run in the tree $src with the build $build, x86_64 on
+#	two CPUs, $jobs and $timeout, plus ARGS (configs, suites, ...);
+#	its output in $build/kunit.out, its exit status in kernel_rc
 #   step TEXT
 #	"WHO +SECONDSs: TEXT", the time since kernel_script_init
 
@@ -114,6 +118,17 @@ kernel_work_lock() {
 		echo "$kernel_who: waiting for another kernel build in $work"
 		flock 8
 	fi
+}
+
+# shellcheck disable=SC2154 # src and build are the caller's
+kernel_kunit_run() {
+	set +e
+	(cd "$src" && python3 tools/testing/kunit/kunit.py run \
+		--arch=x86_64 --build_dir="$build" \
+		--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+		"$@") < /dev/null > "$build/kunit.out" 2>&1
+	kernel_rc=$?
+	set -e
 }
 
 step() {

@@ -56,15 +56,9 @@ src=$work/src/linux-source-6.1
 step "kunit.py run (build, boot, test); output in $build/kunit.out"
 mkdir -p "$build"
 rm -f "$build/test.log"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$kunitconfig" \
-	--kunitconfig="$work/series/kunitconfig.suites" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
-	--raw_output=all) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+kernel_kunit_run --kunitconfig="$kunitconfig" \
+	--kunitconfig="$work/series/kunitconfig.suites" --raw_output=all
+rc=$kernel_rc
 grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
 	"$build/kunit.out" | sed 's|^|  |' || true
 if [ $rc -ne 0 ] || [ ! -s "$build/test.log" ]; then

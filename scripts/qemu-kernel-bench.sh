@@ -146,16 +146,11 @@ printf "  %s\n" "$series"/*.patch
 mkdir -p "$build"
 rm -f "$build"/test.log "$build"/test-boot*.log
 step "kunit.py run (lean config, --rounds $rounds, --steps $steps${aa:+, A/A control}); output in $build/kunit.out"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$project/tests/qemu/kunitconfig.bench" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+kernel_kunit_run --kunitconfig="$project/tests/qemu/kunitconfig.bench" \
 	--kernel_args="klist_bench.rounds=$rounds" \
 	--kernel_args="klist_bench.steps=$steps" \
-	--raw_output=all klist_bench) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+	--raw_output=all klist_bench
+rc=$kernel_rc
 grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
 	"$build/kunit.out" | sed 's|^|  |' || true
 if [ ! -s "$build/test.log" ]; then

@@ -81,14 +81,9 @@ mkdir -p "$build"
 rm -f "$build/test.log"
 t0=$(date +%s)
 echo "qemu-kernel-klist[$name]: kunit.py run; output in $build/kunit.out"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$project/tests/qemu/kunitconfig" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
-	--raw_output=all klist_k6_kasan) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+kernel_kunit_run --kunitconfig="$project/tests/qemu/kunitconfig" \
+	--raw_output=all klist_k6_kasan
+rc=$kernel_rc
 if [ ! -s "$build/test.log" ]; then
 	echo "qemu-kernel-klist: kunit.py failed (exit $rc):"
 	tail -40 "$build/kunit.out"
