@@ -245,25 +245,26 @@ static struct tdev *get_slot(unsigned int slot)
 	return t;
 }
 
-static void rebind(unsigned int slot)
+static void rebind(struct ddm_device *dev)
 {
-	struct tdev *t = get_slot(slot);
-
-	if (!t)
-		return;
-	ddm_device_release_driver(&t->dev);
-	ddm_device_attach(&t->dev);
-	ddm_put_device(&t->dev);
+	ddm_device_release_driver(dev);
+	ddm_device_attach(dev);
 }
 
-static void suspend_resume(unsigned int slot)
+static void suspend_resume(struct ddm_device *dev)
+{
+	ddm_device_suspend(dev);
+	ddm_device_resume(dev);
+}
+
+/* @op on the device in @slot, if any, pinned while it runs. */
+static void on_slot(unsigned int slot, void (*op)(struct ddm_device *dev))
 {
 	struct tdev *t = get_slot(slot);
 
 	if (!t)
 		return;
-	ddm_device_suspend(&t->dev);
-	ddm_device_resume(&t->dev);
+	op(&t->dev);
 	ddm_put_device(&t->dev);
 }
 
@@ -329,10 +330,10 @@ static int churn_fn(void *data)
 			toggle_driver((r >> 8) % DRIVERS);
 			break;
 		case 3:
-			rebind((r >> 8) % DEVICES);
+			on_slot((r >> 8) % DEVICES, rebind);
 			break;
 		case 4:
-			suspend_resume((r >> 8) % DEVICES);
+			on_slot((r >> 8) % DEVICES, suspend_resume);
 			break;
 		default:
 			walk(r >> 3);
