@@ -28,14 +28,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/../scripts/kernel-build-lock.sh"
-project=$(dirname "$here")
-work=
+# shellcheck source=scripts/kernel-script.sh
+. "$here/../scripts/kernel-script.sh"
+kernel_script_init coverage-kernel "$(dirname "$here")" 600
 out=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
-timeout=600
 
 # The project's files in the kernel (the series copies them verbatim):
 # the only objects built with gcov.  lib/ddm/ is profiled through
@@ -44,36 +40,21 @@ timeout=600
 files="lib/klist.c lib/ddm/dd.c lib/ddm/bus.c lib/ddm/object.c
 	lib/ddm/uevent.c lib/ddm/class.c"
 
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--out) out=$2; shift 2 ;;
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	*) echo "coverage-kernel: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
+# shellcheck disable=SC2317 # called from kernel_parse_args
+kernel_own_arg() {
+	kernel_value_arg --out out "$@"
+}
+kernel_parse_args "$@"
 [ -n "$out" ] || { echo "coverage-kernel: --out is required" >&2; exit 2; }
 
-project=$(cd "$project" && pwd)
+kernel_work_lock
 scripts=$project/scripts
-work=${work:-$project/build/kernel}
-mkdir -p "$work" "$out"
-work=$(cd "$work" && pwd)
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
 build=$work/build-gcov
 boot=$out/kernel-boot
 # A failed run must not leave the previous run's tracefile for report.sh.
 rm -f "$out/kernel.info"
-
-kernel_build_lock "$work" coverage-kernel
-
-t0=$(date +%s)
-step() {
-	echo "coverage-kernel +$(( $(date +%s) - t0 ))s: $*"
-}
 
 step "preparing the tree in $work, as qemu-check does"
 "$scripts/kernel-tree.sh" prepare "$project" "$tarball" "$work"

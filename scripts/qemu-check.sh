@@ -27,44 +27,27 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-check "$(dirname "$here")" 1200
 variant=kasan
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
-timeout=1200
+# shellcheck disable=SC2317 # called from kernel_parse_args
+kernel_own_arg() {
+	kernel_value_arg --variant variant "$@"
+}
+kernel_parse_args "$@"
 
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--variant) variant=$2; shift 2 ;;
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	*) echo "qemu-check: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
-
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
+case "$variant" in
+kasan|kcsan) ;;
+*)	echo "qemu-check: unknown variant $variant" >&2; exit 2 ;;
+esac
+kernel_who="qemu-check[$variant]"
+kernel_work_lock
 case "$variant" in
 kasan)	kunitconfig=$project/tests/qemu/kunitconfig; build=$work/build ;;
 kcsan)	kunitconfig=$project/tests/qemu/kunitconfig.kcsan
 	build=$work/build-kcsan ;;
-*)	echo "qemu-check: unknown variant $variant" >&2; exit 2 ;;
 esac
-
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-kernel_build_lock "$work" qemu-check
-
-t0=$(date +%s)
-step() {
-	echo "qemu-check[$variant] +$(( $(date +%s) - t0 ))s: $*"
-}
 
 step "preparing the tree in $work (unpack once, series, sync)"
 "$here/kernel-tree.sh" prepare "$project" "$tarball" "$work"
@@ -73,15 +56,9 @@ src=$work/src/linux-source-6.1
 step "kunit.py run (build, boot, test); output in $build/kunit.out"
 mkdir -p "$build"
 rm -f "$build/test.log"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$kunitconfig" \
-	--kunitconfig="$work/series/kunitconfig.suites" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
-	--raw_output=all) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+kernel_kunit_run --kunitconfig="$kunitconfig" \
+	--kunitconfig="$work/series/kunitconfig.suites" --raw_output=all
+rc=$kernel_rc
 grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
 	"$build/kunit.out" | sed 's|^|  |' || true
 if [ $rc -ne 0 ] || [ ! -s "$build/test.log" ]; then

@@ -50,46 +50,25 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-kernel-bench "$(dirname "$here")" 1800
 rounds=21
 steps=262144
-timeout=1800
 aa=
 boots=3
-
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--rounds) rounds=$2; shift 2 ;;
-	--steps) steps=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	--aa-control) aa=1; shift ;;
-	--boots) boots=$2; shift 2 ;;
-	*) echo "qemu-kernel-bench: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+# shellcheck disable=SC2317 # called from kernel_parse_args
+kernel_own_arg() {
+	kernel_value_arg --rounds rounds "$@"
+	kernel_value_arg --steps steps "$@"
+	kernel_value_arg --boots boots "$@"
+	kernel_flag_arg --aa-control aa "$@"
+}
+kernel_parse_args "$@"
+kernel_work_lock
 src=$work/src-bench/linux-source-6.1
 build=$work/build-bench
 series=$work/series-bench
-
-kernel_build_lock "$work" qemu-kernel-bench
-
-t0=$(date +%s)
-step() {
-	echo "qemu-kernel-bench +$(( $(date +%s) - t0 ))s: $*"
-}
 
 step "unpacking (cached)"
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
@@ -104,17 +83,12 @@ python3 "$here/gen-kernel-patches.py" --project "$project" \
 applied=$(mktemp -d "${TMPDIR:-/tmp}/kernel-bench.XXXXXX")
 trap 'rm -rf "$applied"' EXIT
 "$here/kernel-tree.sh" apply "$series.new" "$pristine" "$applied/tree"
-python3 - "$pristine" "$applied/tree" "$project" \
+PYTHONPATH="$here" python3 - "$pristine" "$applied/tree" "$project" \
 	"$series.new/9001-klist-bench.patch" "$aa" <<'PY'
-import difflib, os, re, sys
+import os, re, sys
+from series_diff import diff
 pristine, applied, project, out, aa = sys.argv[1:6]
 suite_dir = project + "/tests/qemu"
-
-def diff(path, old, new):
-    a = "a/" + path if old is not None else "/dev/null"
-    lines = difflib.unified_diff((old or "").splitlines(True),
-                                 new.splitlines(True), a, "b/" + path)
-    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
 
 def read(path):
     with open(path) as f:
@@ -172,16 +146,11 @@ printf "  %s\n" "$series"/*.patch
 mkdir -p "$build"
 rm -f "$build"/test.log "$build"/test-boot*.log
 step "kunit.py run (lean config, --rounds $rounds, --steps $steps${aa:+, A/A control}); output in $build/kunit.out"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$project/tests/qemu/kunitconfig.bench" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+kernel_kunit_run --kunitconfig="$project/tests/qemu/kunitconfig.bench" \
 	--kernel_args="klist_bench.rounds=$rounds" \
 	--kernel_args="klist_bench.steps=$steps" \
-	--raw_output=all klist_bench) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+	--raw_output=all klist_bench
+rc=$kernel_rc
 grep -E '^\[[0-9:]{8}\] (Elapsed|Configuring|Building|Starting)' \
 	"$build/kunit.out" | sed 's|^|  |' || true
 if [ ! -s "$build/test.log" ]; then
@@ -219,7 +188,7 @@ mkdir -p "$build/runs"
 cat "$build"/test-boot*.log > "$build/runs/test-$stamp.log"
 step "the table (from $build/test-boot*.log)"
 set +e
-python3 - "$build/bench.txt" "$build/bench.json" "$(( $(date +%s) - t0 ))" \
+python3 - "$build/bench.txt" "$build/bench.json" "$(( $(date +%s) - kernel_t0 ))" \
 	"$rc" "$build/hot-functions.txt" "$boots" "$build"/test-boot*.log <<'PY'
 import json, re, statistics, sys
 txt_out, json_out, wall, kunit_rc, hot, nboots = sys.argv[1:7]

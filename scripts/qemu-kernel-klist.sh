@@ -8,12 +8,13 @@
 # qemu-check.
 #
 #   qemu-kernel-klist.sh [--delay] [--project DIR] [--work DIR]
-#                        [--tarball FILE] [--jobs N]
+#                        [--tarball FILE] [--jobs N] [--timeout SECONDS]
 #
 #   --delay  the defect-patch method, in the kernel world: the tree's
 #            lib/klist.c gets an mdelay(1) between klist_release()
 #            dropping klist_remove_lock and its late n_klist = NULL, so
 #            the window the remover returns in is wide open
+#   --timeout  seconds for the QEMU run (kunit.py --timeout, default 1200)
 #
 # The tree is WORK/src-6.1-klist, unpacked once and kept equal to the
 # pristine one plus this run's small series (the suite, its Makefile
@@ -25,33 +26,19 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=scripts/kernel-build-lock.sh
-. "$here/kernel-build-lock.sh"
-project=$(dirname "$here")
-work=
-tarball=/usr/src/linux-source-6.1.tar.xz
-jobs=$(nproc)
+# shellcheck source=scripts/kernel-script.sh
+. "$here/kernel-script.sh"
+kernel_script_init qemu-kernel-klist "$(dirname "$here")" 1200
 delay=
-
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--delay) delay=1; shift ;;
-	--project) project=$2; shift 2 ;;
-	--work) work=$2; shift 2 ;;
-	--tarball) tarball=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	*) echo "qemu-kernel-klist: unknown argument $1" >&2; exit 2 ;;
-	esac
-done
-project=$(cd "$project" && pwd)
-work=${work:-$project/build/kernel}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+# shellcheck disable=SC2317 # called from kernel_parse_args
+kernel_own_arg() {
+	kernel_flag_arg --delay delay "$@"
+}
+kernel_parse_args "$@"
+kernel_work_lock
 name=6.1-klist${delay:+-delay}
 src=$work/src-6.1-klist/linux-source-6.1
 build=$work/build-6.1-klist
-
-kernel_build_lock "$work" qemu-kernel-klist
 
 "$here/kernel-tree.sh" unpack "$tarball" "$work/pristine"
 "$here/kernel-tree.sh" unpack "$tarball" "$work/src-6.1-klist"
@@ -62,16 +49,11 @@ pristine=$work/pristine/linux-source-6.1
 series=$work/series-6.1-klist
 rm -rf "$series"
 mkdir -p "$series"
-python3 - "$pristine" "$project/tests/qemu/klist-k6-kasan-test.c" \
+PYTHONPATH="$here" python3 - "$pristine" "$project/tests/qemu/klist-k6-kasan-test.c" \
 	"$series/0001-klist-k6-kasan.patch" "$delay" <<'PY'
-import difflib, sys
+import sys
+from series_diff import diff
 pristine, suite, out, delay = sys.argv[1:5]
-
-def diff(path, old, new):
-    a = "a/" + path if old is not None else "/dev/null"
-    lines = difflib.unified_diff((old or "").splitlines(True),
-                                 new.splitlines(True), a, "b/" + path)
-    return "diff --git a/%s b/%s\n" % (path, path) + "".join(lines)
 
 def read(path):
     return open(pristine + "/" + path).read()
@@ -99,14 +81,9 @@ mkdir -p "$build"
 rm -f "$build/test.log"
 t0=$(date +%s)
 echo "qemu-kernel-klist[$name]: kunit.py run; output in $build/kunit.out"
-set +e
-(cd "$src" && python3 tools/testing/kunit/kunit.py run \
-	--arch=x86_64 --build_dir="$build" \
-	--kunitconfig="$project/tests/qemu/kunitconfig" \
-	--qemu_args="-smp 2" --jobs="$jobs" --timeout=1200 \
-	--raw_output=all klist_k6_kasan) < /dev/null > "$build/kunit.out" 2>&1
-rc=$?
-set -e
+kernel_kunit_run --kunitconfig="$project/tests/qemu/kunitconfig" \
+	--raw_output=all klist_k6_kasan
+rc=$kernel_rc
 if [ ! -s "$build/test.log" ]; then
 	echo "qemu-kernel-klist: kunit.py failed (exit $rc):"
 	tail -40 "$build/kunit.out"

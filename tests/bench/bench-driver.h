@@ -179,6 +179,7 @@ static inline double us(uint64_t ns)
 }
 
 void print_config(FILE *f, const char *pre);
+void print_sizes(FILE *f, const char *first, const char *sep);
 void print_table(void);
 void write_json(void);
 bool write_plots(void);

@@ -56,6 +56,14 @@ static void write_targets(FILE *f)
 		jbool(tg.bytes_met), jbool(tg.bytes_fast_met));
 }
 
+/* "name": {"median": M, "min": M of implementation @i, left open. */
+static void json_med_min(FILE *f, int i, const double *v)
+{
+	fprintf(f, "%s\"%s\": {\"median\": %.2f, \"min\": %.2f",
+		i ? ", " : "", impls[i]->name, median_d(v, cfg.rounds),
+		min_d(v, cfg.rounds));
+}
+
 /* Sections that did not run are left out; each one starts with a comma. */
 void write_json(void)
 {
@@ -65,8 +73,7 @@ void write_json(void)
 
 	fprintf(f, "{\n  \"config\": {\"seed\": %llu, \"build\": \"%s\", \"cpus\": %ld, \"sizes\": [",
 		cfg.seed, BENCH_BUILD_INFO, sysconf(_SC_NPROCESSORS_ONLN));
-	for (s = 0; s < cfg.nsizes; s++)
-		fprintf(f, "%s%u", s ? ", " : "", cfg.sizes[s]);
+	print_sizes(f, "", ", ");
 	fprintf(f, "], \"rounds\": %u, \"step_us\": %u, \"max_threads\": %u, \"tput_size\": %u, \"tput_ms\": %u, \"tput_rounds\": %u,\n",
 		cfg.rounds, cfg.step_us, cfg.max_threads, cfg.tput_size,
 		cfg.tput_ms, cfg.tput_rounds);
@@ -86,23 +93,21 @@ void write_json(void)
 		fprintf(f, ",\n  \"step_ns\": {");
 		for (s = 0; s < cfg.nsizes; s++) {
 			fprintf(f, "%s\n    \"%u\": {", s ? "," : "", cfg.sizes[s]);
-			for (i = 0; i < nimpls; i++)
-				fprintf(f, "%s\"%s\": {\"median\": %.2f, \"min\": %.2f, \"q1\": %.2f, \"q3\": %.2f}",
-					i ? ", " : "", impls[i]->name,
-					median_d(step_ns[s][i], cfg.rounds),
-					min_d(step_ns[s][i], cfg.rounds),
+			for (i = 0; i < nimpls; i++) {
+				json_med_min(f, i, step_ns[s][i]);
+				fprintf(f, ", \"q1\": %.2f, \"q3\": %.2f}",
 					quantile_d(step_ns[s][i], cfg.rounds, 0.25),
 					quantile_d(step_ns[s][i], cfg.rounds, 0.75));
+			}
 			fprintf(f, "}");
 		}
 		fprintf(f, "\n  },\n  \"add_del_pair_ns\": {");
 		for (s = 0; s < cfg.nsizes; s++) {
 			fprintf(f, "%s\n    \"%u\": {", s ? "," : "", cfg.sizes[s]);
-			for (i = 0; i < nimpls; i++)
-				fprintf(f, "%s\"%s\": {\"median\": %.2f, \"min\": %.2f}",
-					i ? ", " : "", impls[i]->name,
-					median_d(pair_ns[s][i], cfg.rounds),
-					min_d(pair_ns[s][i], cfg.rounds));
+			for (i = 0; i < nimpls; i++) {
+				json_med_min(f, i, pair_ns[s][i]);
+				fprintf(f, "}");
+			}
 			for (k = SR_OURS_KERNEL; k <= SR_OURS_KERNEL_FAST; k++)
 				if (tg.step[k].have)
 					fprintf(f, ", \"%s\": %.4f", tg.step[k].key,

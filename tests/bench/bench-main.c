@@ -272,8 +272,21 @@ static void parse_args(int argc, char **argv)
 	}
 }
 
+/* The workloads, in the order they run. */
+static const struct {
+	unsigned int part;
+	const char *what;
+	void (*run)(void);
+} parts[] = {
+	{ PART_STEP, "per-step cost", run_step },
+	{ PART_TPUT, "walk throughput", run_tput },
+	{ PART_LAT, "writer latency", run_lat },
+	{ PART_REMOVE, "klist_remove wait", run_rm },
+};
+
 int main(int argc, char **argv)
 {
+	size_t p;
 	int i;
 
 	/* The shim's seeded schedule points would perturb every number. */
@@ -298,21 +311,11 @@ int main(int argc, char **argv)
 	print_config(stdout, "");
 	fflush(stdout);
 
-	if (cfg.parts & PART_STEP) {
-		printf("[1/4] per-step cost...\n");
-		run_step();
-	}
-	if (cfg.parts & PART_TPUT) {
-		printf("[2/4] walk throughput...\n");
-		run_tput();
-	}
-	if (cfg.parts & PART_LAT) {
-		printf("[3/4] writer latency...\n");
-		run_lat();
-	}
-	if (cfg.parts & PART_REMOVE) {
-		printf("[4/4] klist_remove wait...\n");
-		run_rm();
+	for (p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+		if (cfg.parts & parts[p].part) {
+			printf("[%zu/4] %s...\n", p + 1, parts[p].what);
+			parts[p].run();
+		}
 	}
 
 	compute_targets();

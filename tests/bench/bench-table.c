@@ -9,16 +9,22 @@
 
 #include "bench-driver.h"
 
-/* Printed before the run and again at the head of the table. */
-void print_config(FILE *f, const char *pre)
+/* The list sizes: @first before the first, @sep between the others. */
+void print_sizes(FILE *f, const char *first, const char *sep)
 {
 	int s;
 
+	for (s = 0; s < cfg.nsizes; s++)
+		fprintf(f, "%s%u", s ? sep : first, cfg.sizes[s]);
+}
+
+/* Printed before the run and again at the head of the table. */
+void print_config(FILE *f, const char *pre)
+{
 	fprintf(f, "%sseed %llu, build %s, %ld online cpus\n", pre, cfg.seed,
 		BENCH_BUILD_INFO, sysconf(_SC_NPROCESSORS_ONLN));
 	fprintf(f, "%ssizes", pre);
-	for (s = 0; s < cfg.nsizes; s++)
-		fprintf(f, "%s%u", s ? "," : " ", cfg.sizes[s]);
+	print_sizes(f, " ", ",");
 	fprintf(f, "; per-step %u rounds x %u us; throughput %u nodes, 1..%u threads, %u x %u ms\n",
 		cfg.rounds, cfg.step_us, cfg.tput_size, cfg.max_threads,
 		cfg.tput_rounds, cfg.tput_ms);
@@ -35,6 +41,19 @@ static void print_med_min(const double *v)
 	printf("  %7.1f [%7.1f]", median_d(v, cfg.rounds), min_d(v, cfg.rounds));
 }
 
+/* One row per list: median [min] of @v at each size. */
+static void print_impl_rows(double (*v)[MAX_IMPLS][MAX_STEP_ROUNDS])
+{
+	int s, i;
+
+	for (i = 0; i < nimpls; i++) {
+		printf("   %-14s", impls[i]->name);
+		for (s = 0; s < cfg.nsizes; s++)
+			print_med_min(v[s][i]);
+		printf("\n");
+	}
+}
+
 static void print_sizes_header(const char *first)
 {
 	int s;
@@ -47,18 +66,13 @@ static void print_sizes_header(const char *first)
 
 static void print_step(void)
 {
-	int s, i, k;
+	int s, k;
 
 	printf("\n1. per-step cost, one thread, no work: ns per klist_next (locked lists: per node, lock amortised)\n");
 	printf("   median of %u interleaved rounds of %u us [min]\n",
 	       cfg.rounds, cfg.step_us);
 	print_sizes_header("impl");
-	for (i = 0; i < nimpls; i++) {
-		printf("   %-14s", impls[i]->name);
-		for (s = 0; s < cfg.nsizes; s++)
-			print_med_min(step_ns[s][i]);
-		printf("\n");
-	}
+	print_impl_rows(step_ns);
 
 	printf("\n1r. per-step ratios: median of the %u paired per-round ratios [quartiles], best rounds' ratio\n",
 	       cfg.rounds);
@@ -80,12 +94,7 @@ static void print_step(void)
 
 	printf("\n1b. writer's own cost, one thread, nobody walking: ns per add + delete pair (median [min])\n");
 	print_sizes_header("impl");
-	for (i = 0; i < nimpls; i++) {
-		printf("   %-14s", impls[i]->name);
-		for (s = 0; s < cfg.nsizes; s++)
-			print_med_min(pair_ns[s][i]);
-		printf("\n");
-	}
+	print_impl_rows(pair_ns);
 	for (k = SR_OURS_KERNEL; k <= SR_OURS_KERNEL_FAST; k++) {
 		const struct step_ratio *r = &tg.step[k];
 

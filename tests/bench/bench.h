@@ -31,6 +31,30 @@ static inline void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/*
+ * Every implementation's struct bench_list has @items (the @nr linked
+ * elements, items[i].val = i) and @spare (@nspare unlinked writer
+ * slots), of its own element type: allocated and freed here, linked by
+ * the implementation.
+ */
+#define bench_list_alloc(l, nr_, spare_)				\
+	do {								\
+		(l) = xcalloc(1, sizeof(*(l)));				\
+		(l)->items = xcalloc((nr_), sizeof(*(l)->items));	\
+		(l)->spare = xcalloc((spare_), sizeof(*(l)->spare));	\
+		(l)->nr = (nr_);					\
+		(l)->nspare = (spare_);					\
+		for (unsigned int i_ = 0; i_ < (nr_); i_++)		\
+			(l)->items[i_].val = i_;			\
+	} while (0)
+
+#define bench_list_free(l)						\
+	do {								\
+		free((l)->spare);					\
+		free((l)->items);					\
+		free(l);						\
+	} while (0)
+
 struct bench_ops {
 	const char *name;
 	const char *what;

@@ -31,18 +31,13 @@ struct bench_list {
 
 static struct bench_list *kl_create(unsigned int nr, unsigned int spare)
 {
-	struct bench_list *l = xcalloc(1, sizeof(*l));
+	struct bench_list *l;
 	unsigned int i;
 
-	l->items = xcalloc(nr, sizeof(*l->items));
-	l->spare = xcalloc(spare, sizeof(*l->spare));
-	l->nr = nr;
-	l->nspare = spare;
+	bench_list_alloc(l, nr, spare);
 	klist_init(&l->k, NULL, NULL);
-	for (i = 0; i < nr; i++) {
-		l->items[i].val = i;
+	for (i = 0; i < nr; i++)
 		klist_add_tail(&l->items[i].kn, &l->k);
-	}
 	return l;
 }
 
@@ -56,9 +51,7 @@ static void kl_destroy(struct bench_list *l)
 	for (i = 0; i < l->nr; i++)
 		if (klist_node_attached(&l->items[i].kn))
 			klist_del(&l->items[i].kn);
-	free(l->spare);
-	free(l->items);
-	free(l);
+	bench_list_free(l);
 }
 
 static unsigned long kl_walk(struct bench_list *l, unsigned int work)

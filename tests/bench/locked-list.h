@@ -25,28 +25,21 @@ struct bench_list {
 
 static struct bench_list *ll_create(unsigned int nr, unsigned int spare)
 {
-	struct bench_list *l = xcalloc(1, sizeof(*l));
+	struct bench_list *l;
 	unsigned int i;
 
-	l->items = xcalloc(nr, sizeof(*l->items));
-	l->spare = xcalloc(spare, sizeof(*l->spare));
-	l->nr = nr;
-	l->nspare = spare;
+	bench_list_alloc(l, nr, spare);
 	ll_init(&l->lock);
 	INIT_LIST_HEAD(&l->head);
-	for (i = 0; i < nr; i++) {
-		l->items[i].val = i;
+	for (i = 0; i < nr; i++)
 		list_add_tail(&l->items[i].node, &l->head);
-	}
 	return l;
 }
 
 static void ll_destroy(struct bench_list *l)
 {
 	ll_fini(&l->lock);
-	free(l->spare);
-	free(l->items);
-	free(l);
+	bench_list_free(l);
 }
 
 static unsigned long ll_walk(struct bench_list *l, unsigned int work)

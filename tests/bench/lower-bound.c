@@ -129,26 +129,19 @@ static noinline struct lb_node *lb_next(struct lb_head *h, struct lb_node *cur)
 
 static struct bench_list *lb_create(unsigned int nr, unsigned int spare)
 {
-	struct bench_list *l = xcalloc(1, sizeof(*l));
+	struct bench_list *l;
 	unsigned int i;
 
-	l->items = xcalloc(nr, sizeof(*l->items));
-	l->spare = xcalloc(spare, sizeof(*l->spare));
-	l->nr = nr;
-	l->nspare = spare;
+	bench_list_alloc(l, nr, spare);
 	INIT_LIST_HEAD(&l->h.head);
-	for (i = 0; i < nr; i++) {
-		l->items[i].val = i;
+	for (i = 0; i < nr; i++)
 		list_add_tail(&l->items[i].ln.node, &l->h.head);
-	}
 	return l;
 }
 
 static void lb_destroy(struct bench_list *l)
 {
-	free(l->spare);
-	free(l->items);
-	free(l);
+	bench_list_free(l);
 }
 
 static unsigned long lb_walk(struct bench_list *l, unsigned int work)

@@ -18,7 +18,6 @@
  * Prints one SUMMARY line with the counts; exits 1 if any bind came out
  * of order, if a round ended unbound, or on any shim report.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -198,14 +197,14 @@ static void print_summary(void)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "races", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "sched-permille", required_argument, NULL, 'p' },
-		{ }
-	};
 	unsigned long long seed = torture_default_seed();
 	unsigned int permille = 50;
+	const struct torture_opt opts[] = {
+		{ "races", TORTURE_ULONG, &eo.races },
+		{ "seed", TORTURE_ULLONG, &seed },
+		{ "sched-permille", TORTURE_UINT, &permille },
+		{ }
+	};
 	struct task_struct *listener, *drv_racer, *dev_racer;
 	struct eo_racer drv_side = { &eo.drv_go, &eo.drv_done,
 				     eo_register_driver, "driver" };
@@ -215,7 +214,6 @@ int main(int argc, char **argv)
 	unsigned long r;
 	long heard = 0;
 	bool bound;
-	int c;
 
 	eo.races = 100000;
 	init_completion(&eo.drv_go);
@@ -223,17 +221,7 @@ int main(int argc, char **argv)
 	init_completion(&eo.drv_done);
 	init_completion(&eo.dev_done);
 	init_completion(&eo.heard);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n': eo.races = strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'p': permille = (unsigned int)atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [--races N] [--seed N] [--sched-permille N]\n",
-				argv[0]);
-			return 2;
-		}
-	}
+	torture_parse_args(argc, argv, opts);
 	torture_begin("ddm-event-order", print_summary, seed, permille);
 	if (ddm_bus_register(&bus))
 		return 1;

@@ -24,7 +24,6 @@
  *              [--sched-permille N] [--keep-going]
  */
 #define _GNU_SOURCE	/* pthread_rwlockattr_setkind_np() */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -246,25 +245,26 @@ static struct tdev *get_slot(unsigned int slot)
 	return t;
 }
 
-static void rebind(unsigned int slot)
+static void rebind(struct ddm_device *dev)
 {
-	struct tdev *t = get_slot(slot);
-
-	if (!t)
-		return;
-	ddm_device_release_driver(&t->dev);
-	ddm_device_attach(&t->dev);
-	ddm_put_device(&t->dev);
+	ddm_device_release_driver(dev);
+	ddm_device_attach(dev);
 }
 
-static void suspend_resume(unsigned int slot)
+static void suspend_resume(struct ddm_device *dev)
+{
+	ddm_device_suspend(dev);
+	ddm_device_resume(dev);
+}
+
+/* @op on the device in @slot, if any, pinned while it runs. */
+static void on_slot(unsigned int slot, void (*op)(struct ddm_device *dev))
 {
 	struct tdev *t = get_slot(slot);
 
 	if (!t)
 		return;
-	ddm_device_suspend(&t->dev);
-	ddm_device_resume(&t->dev);
+	op(&t->dev);
 	ddm_put_device(&t->dev);
 }
 
@@ -330,10 +330,10 @@ static int churn_fn(void *data)
 			toggle_driver((r >> 8) % DRIVERS);
 			break;
 		case 3:
-			rebind((r >> 8) % DEVICES);
+			on_slot((r >> 8) % DEVICES, rebind);
 			break;
 		case 4:
-			suspend_resume((r >> 8) % DEVICES);
+			on_slot((r >> 8) % DEVICES, suspend_resume);
 			break;
 		default:
 			walk(r >> 3);
@@ -405,31 +405,15 @@ static int checker_fn(void *data)
 
 static void parse_args(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "sched-permille", required_argument, NULL, 'p' },
-		{ "keep-going", no_argument, NULL, 'k' },
+	const struct torture_opt opts[] = {
+		TORTURE_TIMED_RUN_OPTS(cfg),
+		{ "threads", TORTURE_UINT, &cfg.threads },
 		{ }
 	};
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': cfg.duration_ms = strtoul(optarg, NULL, 0); break;
-		case 't': cfg.threads = strtoul(optarg, NULL, 0); break;
-		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': torture.keep_going = true; break;
-		default:
-			fprintf(stderr, "usage: %s [--duration-ms N] [--threads N] [--seed N] [--sched-permille N] [--keep-going]\n",
-				argv[0]);
-			exit(2);
-		}
-	}
+	torture_parse_args(argc, argv, opts);
 	if (!cfg.threads || cfg.threads > 32)
-		exit(2);
+		torture_usage();
 	if (!cfg.seed)
 		cfg.seed = torture_default_seed();
 }
@@ -466,13 +450,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.threads; i++)
 		threads[n++] = kthread_run(churn_fn, (void *)(unsigned long)i, "churn-%u", i);
 	threads[n++] = kthread_run(checker_fn, NULL, "checker");
-	msleep(cfg.duration_ms);
-	atomic_set(&stop, 1);
-	for (i = 0; i < n; i++)
-		if (!IS_ERR(threads[i]))
-			kthread_stop(threads[i]);
-
-	torture_sched_points_off();
+	torture_run_threads(cfg.duration_ms, &stop, threads, n);
 	check_quiescent();
 	for (i = 0; i < DEVICES; i++)
 		if (slots[i])

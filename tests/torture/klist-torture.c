@@ -36,7 +36,7 @@
  * --keep-going counts them all instead.
  *
  * The last line is "SUMMARY: ...", with the seed; --seed replays it (see
- * README for how far a seed fixes a run).
+ * docs/race-hunting.md for how far a seed fixes a run).
  *
  * Lesson X1 is this program's: it is the regression test of a bug of the
  * port's own first draft, which it found in its first second.  The
@@ -51,7 +51,6 @@
  * program against it (scripts/time-to-detect.sh does) and it fails
  * within a second.  docs/lessons.md tells the whole story.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,44 +408,20 @@ static void tlist_drain(struct tlist *l)
 		error("%s list not empty after drain", l->name);
 }
 
-static void usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [--duration-ms N] [--walkers N] [--mutators N] [--slots N] [--seed N] [--sched-permille N] [--keep-going] [--kernel-contract]\n",
-		prog);
-	exit(2);
-}
-
 static void parse_args(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "walkers", required_argument, NULL, 'w' },
-		{ "mutators", required_argument, NULL, 'm' },
-		{ "slots", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "sched-permille", required_argument, NULL, 'p' },
-		{ "keep-going", no_argument, NULL, 'k' },
-		{ "kernel-contract", no_argument, NULL, 'K' },
+	const struct torture_opt opts[] = {
+		TORTURE_TIMED_RUN_OPTS(cfg),
+		{ "walkers", TORTURE_UINT, &cfg.walkers },
+		{ "mutators", TORTURE_UINT, &cfg.mutators },
+		{ "slots", TORTURE_UINT, &cfg.slots },
+		{ "kernel-contract", TORTURE_FLAG, &cfg.kernel_contract },
 		{ }
 	};
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': cfg.duration_ms = strtoul(optarg, NULL, 0); break;
-		case 'w': cfg.walkers = strtoul(optarg, NULL, 0); break;
-		case 'm': cfg.mutators = strtoul(optarg, NULL, 0); break;
-		case 's': cfg.slots = strtoul(optarg, NULL, 0); break;
-		case 'S': cfg.seed = strtoull(optarg, NULL, 0); break;
-		case 'p': cfg.permille = strtoul(optarg, NULL, 0); break;
-		case 'k': torture.keep_going = true; break;
-		case 'K': cfg.kernel_contract = true; break;
-		default: usage(argv[0]);
-		}
-	}
+	torture_parse_args(argc, argv, opts);
 	if (!cfg.slots || cfg.slots > MAX_SLOTS || cfg.walkers > 64 || cfg.mutators > 64)
-		usage(argv[0]);
+		torture_usage();
 	if (!cfg.seed)
 		cfg.seed = torture_default_seed();
 }
@@ -465,13 +440,7 @@ int main(int argc, char **argv)
 		threads[n++] = kthread_run(walker_fn, (void *)(unsigned long)i, "walker-%u", i);
 	for (i = 0; i < cfg.mutators; i++)
 		threads[n++] = kthread_run(mutator_fn, (void *)(unsigned long)i, "mutator-%u", i);
-	msleep(cfg.duration_ms);
-	atomic_set(&stop, 1);
-	for (i = 0; i < n; i++)
-		if (!IS_ERR(threads[i]))
-			kthread_stop(threads[i]);
-
-	torture_sched_points_off();
+	torture_run_threads(cfg.duration_ms, &stop, threads, n);
 	tlist_drain(&lists[0]);
 	tlist_drain(&lists[1]);
 	if (atomic_long_read(&n_gets) != atomic_long_read(&n_puts)) {

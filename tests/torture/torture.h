@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the torture programs share: the pseudo-random generator, the
- * default seed, and error accounting (the first error ends the run with
- * the SUMMARY line unless --keep-going, so a run's length is the time to
- * detect).  Each program is one file that includes this once.
+ * default seed, option parsing, and error accounting (the first error
+ * ends the run with the SUMMARY line unless --keep-going, so a run's
+ * length is the time to detect).  Each program is one file that
+ * includes this once.
  */
 #ifndef _TORTURE_H
 #define _TORTURE_H
 
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
 #ifdef KLIST_PORT_FAST
 #include <kfast/kfast.h>
 #else
@@ -43,6 +51,103 @@ static inline unsigned long long torture_default_seed(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (unsigned long long)ts.tv_nsec ^ ((unsigned long long)getpid() << 20) ^ 1;
+}
+
+/* A program's options: a table ended by an empty entry. */
+enum torture_arg { TORTURE_UINT, TORTURE_ULONG, TORTURE_ULLONG, TORTURE_FLAG };
+
+struct torture_opt {
+	const char *name;	/* --name */
+	enum torture_arg arg;
+	void *val;		/* unsigned int, long, long long, or bool */
+};
+
+#define TORTURE_MAX_OPTS	15
+
+/* The options of a timed run, for a config @c with these fields. */
+#define TORTURE_TIMED_RUN_OPTS(c)					\
+	{ "duration-ms", TORTURE_UINT, &(c).duration_ms },		\
+	{ "seed", TORTURE_ULLONG, &(c).seed },				\
+	{ "sched-permille", TORTURE_UINT, &(c).permille },		\
+	{ "keep-going", TORTURE_FLAG, &torture.keep_going }
+
+static struct {
+	const char *prog;
+	const struct torture_opt *opts;
+} torture_args;
+
+/* The usage line, made from the table, on @f; exit with @status. */
+static void torture_usage_exit(FILE *f, int status)
+{
+	const struct torture_opt *o;
+
+	fprintf(f, "usage: %s", torture_args.prog);
+	for (o = torture_args.opts; o->name; o++)
+		fprintf(f, " [--%s%s]", o->name,
+			o->arg == TORTURE_FLAG ? "" : " N");
+	fputs(" [--help]\n", f);
+	exit(status);
+}
+
+/* Bad input: the usage line on stderr, exit 2. */
+static void torture_usage(void)
+{
+	torture_usage_exit(stderr, 2);
+}
+
+static void torture_set(const struct torture_opt *o, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (o->arg == TORTURE_FLAG) {
+		*(bool *)o->val = true;
+		return;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-')
+		torture_usage();
+	if (o->arg == TORTURE_ULLONG) {
+		*(unsigned long long *)o->val = v;
+	} else if (o->arg == TORTURE_ULONG && v <= ULONG_MAX) {
+		*(unsigned long *)o->val = v;
+	} else if (o->arg == TORTURE_UINT && v <= UINT_MAX) {
+		*(unsigned int *)o->val = v;
+	} else {
+		torture_usage();
+	}
+}
+
+/* Options as @opts says, or the usage line and exit 2. */
+static void torture_parse_args(int argc, char **argv,
+			       const struct torture_opt *opts)
+{
+	struct option lopts[TORTURE_MAX_OPTS + 2] = { };
+	unsigned int n;
+	int c;
+
+	torture_args.prog = argv[0];
+	torture_args.opts = opts;
+	for (n = 0; opts[n].name; n++) {
+		if (n == TORTURE_MAX_OPTS)
+			abort();
+		lopts[n].name = opts[n].name;
+		lopts[n].has_arg = opts[n].arg == TORTURE_FLAG ?
+				   no_argument : required_argument;
+		lopts[n].val = 256 + (int)n;
+	}
+	lopts[n].name = "help";
+	lopts[n].val = 'h';
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		if (c == 'h')
+			torture_usage_exit(stdout, 0);
+		if (c < 256)
+			torture_usage();
+		torture_set(&opts[c - 256], optarg);
+	}
+	if (optind < argc)
+		torture_usage();
 }
 
 static inline void torture_stop_run(void)
@@ -132,6 +237,23 @@ static inline int torture_runtime_end(void)
 	return shim_test_end();
 }
 #endif
+
+/*
+ * Let the run's @n threads go for @ms, then raise @stop, stop each one
+ * and switch the schedule points off for the final checks.
+ */
+static inline void torture_run_threads(unsigned int ms, atomic_t *stop,
+				       struct task_struct **threads, unsigned int n)
+{
+	unsigned int i;
+
+	msleep(ms);
+	atomic_set(stop, 1);
+	for (i = 0; i < n; i++)
+		if (!IS_ERR(threads[i]))
+			kthread_stop(threads[i]);
+	torture_sched_points_off();
+}
 
 /* Start a run: reports go through us, schedule points seeded from @seed. */
 static inline void torture_begin(const char *name, void (*print_summary)(void),

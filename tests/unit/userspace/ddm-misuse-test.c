@@ -26,6 +26,32 @@ static int misuse_walk_nop(struct ddm_device *dev, void *data)
 	return 0;
 }
 
+/*
+ * The opening most cases share: driver fx-a (matching @mask) registered,
+ * then device fx-dev0 added (and so bound to fx-a when @mask matches).
+ */
+struct mu_case {
+	struct fx_ctx *c;
+	struct fx_drv *a;
+	struct fx_dev *d;
+};
+
+static void mu_open(struct kunit *test, struct mu_case *m, unsigned long mask)
+{
+	m->c = fx_setup(test);
+	m->a = fx_drv_add(test, m->c, "fx-a", mask);
+	m->d = fx_dev_add(test, m->c, 0);
+}
+
+/* And the closing: both unregistered, fx-a removed from fx-dev0 once. */
+static void mu_close(struct kunit *test, struct mu_case *m)
+{
+	ddm_device_unregister(&m->d->dev);
+	ddm_driver_unregister(&m->a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m->a->removes), 1);
+	fx_teardown(test, m->c, 1);
+}
+
 static void ddm_misuse_null_arguments(struct kunit *test)
 {
 	struct fx_ctx *c = fx_setup(test);
@@ -128,53 +154,44 @@ static void ddm_misuse_bad_registrations(struct kunit *test)
 
 static void ddm_misuse_device_registered_twice(struct kunit *test)
 {
-	struct fx_ctx *c = fx_setup(test);
-	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
-	struct fx_dev *d;
+	struct mu_case m;
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = fx_dev_add(test, c, 0);
+	mu_open(test, &m, FX_ID(0));
 	shim_expect_report("device fx-dev0 registered twice");
 	shim_expect_report("device fx-dev0 registered twice");
 	shim_expect_report("device fx-dev0 initialised after it was added");
-	KUNIT_EXPECT_EQ(test, ddm_device_register(&d->dev), -EBUSY);
-	KUNIT_EXPECT_EQ(test, ddm_device_add(&d->dev), -EBUSY);
-	ddm_device_initialize(&d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_device_register(&m.d->dev), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&m.d->dev), -EBUSY);
+	ddm_device_initialize(&m.d->dev);
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
 	/* Nothing changed: still on the bus once, bound once. */
-	KUNIT_EXPECT_EQ(test, fx_on_bus(c), 1);
-	KUNIT_EXPECT_EQ(test, fx_bound(a), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
-	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 3U);
-	ddm_device_unregister(&d->dev);
-	ddm_driver_unregister(&a->drv);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	fx_teardown(test, c, 1);
+	KUNIT_EXPECT_EQ(test, fx_on_bus(m.c), 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(m.a), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m.a->probes), 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&m.d->dev.kref), 3U);
+	mu_close(test, &m);
 }
 
 static void ddm_misuse_device_unregistered_twice(struct kunit *test)
 {
-	struct fx_ctx *c = fx_setup(test);
-	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
-	struct fx_dev *d;
+	struct mu_case m;
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = fx_dev_add(test, c, 0);
-	ddm_get_device(&d->dev);	/* so that a wrong put could not free it */
-	ddm_device_unregister(&d->dev);
+	mu_open(test, &m, FX_ID(0));
+	ddm_get_device(&m.d->dev);	/* so that a wrong put could not free it */
+	ddm_device_unregister(&m.d->dev);
 	shim_expect_report("device fx-dev0 deleted but not registered");
 	shim_expect_report("device fx-dev0 deleted but not registered");
 	shim_expect_report("device fx-dev0 registered twice");
-	ddm_device_unregister(&d->dev);	/* reported, no second put */
-	ddm_device_del(&d->dev);
-	KUNIT_EXPECT_EQ(test, ddm_device_add(&d->dev), -EBUSY);	/* no re-add */
+	ddm_device_unregister(&m.d->dev);	/* reported, no second put */
+	ddm_device_del(&m.d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_device_add(&m.d->dev), -EBUSY);	/* no re-add */
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
-	KUNIT_EXPECT_EQ(test, kref_read(&d->dev.kref), 1U);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->released), 0);
-	ddm_put_device(&d->dev);
-	ddm_driver_unregister(&a->drv);
-	fx_teardown(test, c, 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&m.d->dev.kref), 1U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m.a->removes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m.c->released), 0);
+	ddm_put_device(&m.d->dev);
+	ddm_driver_unregister(&m.a->drv);
+	fx_teardown(test, m.c, 1);
 }
 
 static void ddm_misuse_driver_registered_twice(struct kunit *test)
@@ -199,51 +216,40 @@ static void ddm_misuse_driver_registered_twice(struct kunit *test)
 
 static void ddm_misuse_bind_bound_device(struct kunit *test)
 {
-	struct fx_ctx *c = fx_setup(test);
-	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0x1);
-	struct fx_drv *b = fx_drv_new(test, c, "fx-b", 0);
-	struct fx_dev *d;
+	struct mu_case m;
+	struct fx_drv *b;
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = fx_dev_add(test, c, 0);
+	mu_open(test, &m, FX_ID(0));
+	b = fx_drv_new(test, m.c, "fx-b", 0);
 	shim_expect_report("device fx-dev0 already bound");
 	shim_expect_report("probing device fx-dev0 with unregistered driver fx-b");
 	shim_expect_report("binding device fx-dev0 to unregistered driver fx-b");
-	ddm_device_lock(&d->dev);
-	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EBUSY);
-	ddm_device_unlock(&d->dev);
-	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &d->dev),
+	ddm_device_lock(&m.d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&m.d->dev), -EBUSY);
+	ddm_device_unlock(&m.d->dev);
+	KUNIT_EXPECT_EQ(test, ddm_driver_probe_device(&b->drv, &m.d->dev),
 			-EINVAL);
-	ddm_device_release_driver(&d->dev);
-	ddm_device_lock(&d->dev);
-	d->dev.driver = &b->drv;
-	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), -EINVAL);
-	d->dev.driver = NULL;
-	ddm_device_unlock(&d->dev);
+	ddm_device_release_driver(&m.d->dev);
+	ddm_device_lock(&m.d->dev);
+	m.d->dev.driver = &b->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&m.d->dev), -EINVAL);
+	m.d->dev.driver = NULL;
+	ddm_device_unlock(&m.d->dev);
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
-	KUNIT_EXPECT_EQ(test, fx_bound(a), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	ddm_device_unregister(&d->dev);
-	ddm_driver_unregister(&a->drv);
-	fx_teardown(test, c, 1);
+	KUNIT_EXPECT_EQ(test, fx_bound(m.a), 0);
+	mu_close(test, &m);
 }
 
 static void ddm_misuse_bind_without_lock(struct kunit *test)
 {
-	struct fx_ctx *c = fx_setup(test);
-	struct fx_drv *a = fx_drv_new(test, c, "fx-a", 0);
-	struct fx_dev *d;
+	struct mu_case m;
 
-	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
-	d = fx_dev_add(test, c, 0);
+	mu_open(test, &m, 0);
 	shim_expect_report("not held");
-	d->dev.driver = &a->drv;
-	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&d->dev), 0);
+	m.d->dev.driver = &m.a->drv;
+	KUNIT_EXPECT_EQ(test, ddm_device_bind_driver(&m.d->dev), 0);
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
-	ddm_device_unregister(&d->dev);
-	ddm_driver_unregister(&a->drv);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
-	fx_teardown(test, c, 1);
+	mu_close(test, &m);
 }
 
 static void ddm_misuse_device_without_release(struct kunit *test)
