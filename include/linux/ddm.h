@@ -111,9 +111,10 @@ enum ddm_device_state {
 	DDM_DEV_DELETED,	/* ddm_device_del() has run */
 };
 
-/* Registration states of a driver (D9). */
+/* Registration states of a driver (D9, D11). */
 enum ddm_driver_state {
 	DDM_DRV_UNREGISTERED = 0,	/* zeroed, or unregistered: may register */
+	DDM_DRV_REGISTERING,		/* ddm_driver_register() under way */
 	DDM_DRV_REGISTERED,		/* between register and unregister */
 	DDM_DRV_GOING,			/* ddm_driver_unregister() under way */
 };

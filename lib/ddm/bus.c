@@ -382,6 +382,9 @@ EXPORT_SYMBOL_GPL(ddm_put_device);
  * probes the devices already there, for the same reason as in
  * ddm_device_add() (D2).
  *
+ * The driver is "registering" until it has joined the bus and probed:
+ * an unregister meanwhile is reported and does nothing (D11).
+ *
  * Return: 0, -EINVAL for bad arguments, -EBUSY if @drv is registered
  * (or being registered or unregistered by another caller), -ENOMEM.
  */
@@ -399,7 +402,7 @@ int ddm_driver_register(struct ddm_driver *drv)
 		return -EINVAL;
 	/* D9: of two concurrent registers, the second touches nothing. */
 	if (WARN(atomic_cmpxchg(&drv->state, DDM_DRV_UNREGISTERED,
-				DDM_DRV_REGISTERED) != DDM_DRV_UNREGISTERED,
+				DDM_DRV_REGISTERING) != DDM_DRV_UNREGISTERED,
 		 "ddm: driver %s registered twice\n", drv->name))
 		return -EBUSY;
 	obj = ddm_object_create(NULL, drv->name);
@@ -415,6 +418,11 @@ int ddm_driver_register(struct ddm_driver *drv)
 	ddm_object_uevent(obj, DDM_UEVENT_ADD);
 	klist_add_tail(&drv->knode_bus, &drv->bus->klist_drivers);
 	ddm_driver_attach(drv);
+	/*
+	 * D11: only a registered driver can be unregistered; pairs with
+	 * the atomic_cmpxchg() in ddm_driver_unregister().
+	 */
+	atomic_set_release(&drv->state, DDM_DRV_REGISTERED);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ddm_driver_register);
@@ -431,14 +439,20 @@ EXPORT_SYMBOL_GPL(ddm_driver_register);
  * add a device to its list, a probe's or a preset driver's (D7), run
  * from walks that stand on its bus node, which klist_remove() waits for.
  * A second unregister, even one running at the same time, is reported
- * and does nothing (D9).
+ * and does nothing (D9), and so is one while the driver still registers
+ * (D11).
  */
 void ddm_driver_unregister(struct ddm_driver *drv)
 {
+	int old;
+
 	if (WARN_ON(!drv))
 		return;
-	if (WARN(atomic_cmpxchg(&drv->state, DDM_DRV_REGISTERED,
-				DDM_DRV_GOING) != DDM_DRV_REGISTERED,
+	/* D9, D11: claimed from "registered" only; the loser touches nothing. */
+	old = atomic_cmpxchg(&drv->state, DDM_DRV_REGISTERED, DDM_DRV_GOING);
+	if (WARN(old == DDM_DRV_REGISTERING,
+		 "ddm: driver %s unregistered while it registers\n", drv->name) ||
+	    WARN(old != DDM_DRV_REGISTERED,
 		 "ddm: driver %s is not registered (unregistered twice?)\n",
 		 drv->name))
 		return;

@@ -616,6 +616,96 @@ static void ddm_d10_driver_changed_under_bound_device(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- D11: a driver being registered cannot be unregistered ------------- */
+
+/*
+ * D11, an unregister racing the register of the same driver.
+ *
+ * ddm_driver_register() claimed "registered" as its first step, before
+ * the driver's object existed and before it joined the bus.  An
+ * unregister in that window won its own claim and ran on a half
+ * registered driver: it took the node off the bus list (or killed one
+ * not yet linked), put the object and returned; the register then
+ * probed devices for a driver nobody could find or unregister again.
+ *
+ * The rule: the driver is "registering" until its register returns; an
+ * unregister meanwhile is reported and touches nothing.  Here the
+ * unregister runs from a kthread at the moment the driver has joined the
+ * bus list (shim_on_unlock on the list's lock), before it probes.
+ *
+ * tests/defects/ddm/D11-unregister-during-register.patch claims
+ * "registered" at once again: the unregister goes through.
+ */
+struct mu_d11 {
+	struct ddm_driver *drv;
+	struct completion go;
+	atomic_t finished;
+	bool fired, done_in_window;
+};
+
+static void mu_d11_hook(void *data)
+{
+	struct mu_d11 *w = data;
+	long end;
+
+	if (!klist_node_attached(&w->drv->knode_bus)) {
+		shim_on_unlock("&k->k_lock", mu_d11_hook, w);	/* not that list */
+		return;
+	}
+	w->fired = true;
+	complete(&w->go);
+	end = shim_now_ms() + 500;
+	while (!atomic_read_acquire(&w->finished) && shim_now_ms() < end)
+		yield();
+	w->done_in_window = atomic_read(&w->finished);
+}
+
+static int mu_d11_unregister(void *data)
+{
+	struct mu_d11 *w = data;
+
+	if (fx_wait_or_stop(&w->go)) {
+		ddm_driver_unregister(w->drv);
+		atomic_set_release(&w->finished, 1);
+	}
+	fx_park();
+	return 0;
+}
+
+static void ddm_d11_unregister_while_registering(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_dev *d = fx_dev_add(test, c, 0);
+	struct fx_drv *a = fx_drv_new(test, c, "fx-a", FX_ID(0));
+	struct mu_d11 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct task_struct *t;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->drv = &a->drv;
+	init_completion(&w->go);
+	t = kthread_run(mu_d11_unregister, w, "mu-d11");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	shim_expect_report("driver fx-a unregistered while it registers");
+	shim_on_unlock("&k->k_lock", mu_d11_hook, w);
+	ret = ddm_driver_register(&a->drv);
+	shim_on_unlock(NULL, NULL, NULL);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_ASSERT_TRUE(test, w->fired);
+	KUNIT_EXPECT_TRUE_MSG(test, w->done_in_window,
+			      "the unregister did not return in the window");
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	/* Nothing touched: registered, on the bus, bound, and it goes once. */
+	KUNIT_EXPECT_NOT_NULL(test, a->drv.obj);
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&a->drv.knode_bus));
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_null_arguments),
 	KUNIT_CASE(ddm_misuse_null_pm_arguments),
@@ -634,6 +724,7 @@ static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_d9_concurrent_driver_unregister),
 	KUNIT_CASE(ddm_d9_concurrent_device_register),
 	KUNIT_CASE(ddm_d10_driver_changed_under_bound_device),
+	KUNIT_CASE(ddm_d11_unregister_while_registering),
 	{}
 };
 
