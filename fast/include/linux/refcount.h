@@ -83,10 +83,16 @@ static inline void refcount_inc(refcount_t *r)
  */
 static inline __must_check bool refcount_sub_and_test(int i, refcount_t *r)
 {
-	int old = __atomic_fetch_sub(&r->refs.counter, i, __ATOMIC_ACQ_REL);
+	int old;
 
-	if (old == i)
+	/* Every put happens before the free: race detectors are told. */
+	kfast_vg_marked(&r->refs.counter, sizeof(r->refs.counter));
+	kfast_hb_release(r);
+	old = __atomic_fetch_sub(&r->refs.counter, i, __ATOMIC_ACQ_REL);
+	if (old == i) {
+		kfast_hb_acquire(r);
 		return true;
+	}
 	if (unlikely(old < 0 || old - i < 0))
 		refcount_warn_saturate(r, REFCOUNT_SUB_UAF);
 	return false;
@@ -99,6 +105,7 @@ static inline __must_check bool refcount_dec_and_test(refcount_t *r)
 
 static inline void refcount_dec(refcount_t *r)
 {
+	kfast_hb_release(r);
 	if (unlikely(atomic_fetch_sub_release(1, &r->refs) <= 1))
 		refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
 }
