@@ -19,6 +19,12 @@ unsigned long kfast_warn_count(void)
 	return __atomic_load_n(&warn_count, __ATOMIC_RELAXED);
 }
 
+/* <klist-port/klist.h>'s name for it. */
+unsigned long klist_port_warnings(void)
+{
+	return kfast_warn_count();
+}
+
 void kfast_warn(bool *once, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
