@@ -42,6 +42,18 @@ static inline unsigned int refcount_read(const refcount_t *r)
 	return atomic_read(&r->refs);
 }
 
+/*
+ * @old + @i as the atomic operation computes it, wrapping around: a
+ * signed "old + i" that overflows is undefined behaviour, which an
+ * optimiser may assume does not happen and then drop the "old + i < 0"
+ * overflow check (the kernel builds with -fno-strict-overflow; the
+ * program including this header may not).
+ */
+static inline int kfast_refcount_sum(int old, int i)
+{
+	return (int)((unsigned int)old + (unsigned int)i);
+}
+
 static inline __must_check bool refcount_add_not_zero(int i, refcount_t *r)
 {
 	int old = refcount_read(r);
@@ -49,8 +61,9 @@ static inline __must_check bool refcount_add_not_zero(int i, refcount_t *r)
 	do {
 		if (!old)
 			break;
-	} while (!atomic_try_cmpxchg_relaxed(&r->refs, &old, old + i));
-	if (unlikely(old < 0 || old + i < 0))
+	} while (!atomic_try_cmpxchg_relaxed(&r->refs, &old,
+						     kfast_refcount_sum(old, i)));
+	if (unlikely(old < 0 || kfast_refcount_sum(old, i) < 0))
 		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
 	return old;
 }
@@ -66,7 +79,7 @@ static inline void refcount_add(int i, refcount_t *r)
 
 	if (unlikely(!old))
 		refcount_warn_saturate(r, REFCOUNT_ADD_UAF);
-	else if (unlikely(old < 0 || old + i < 0))
+	else if (unlikely(old < 0 || kfast_refcount_sum(old, i) < 0))
 		refcount_warn_saturate(r, REFCOUNT_ADD_OVF);
 }
 
