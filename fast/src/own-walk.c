@@ -79,7 +79,7 @@ void klist_iter_exit(struct klist_iter *i)
 void klist_remove(struct klist_node *n)
 {
 	if (n && WARN(own_walk_holds(n),
-		      "klist: removing node %p that the caller's own walk stands on: deleted, not waited for\n",
+		      "klist: removing node %p that the caller's own walk holds: deleted, not waited for\n",
 		      n)) {
 		klist_del(n);
 		return;
