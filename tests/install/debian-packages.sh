@@ -28,6 +28,20 @@ for pc in klist-port klist-port-fast; do
 		-o "$work/registry-$pc" "$work/registry.c" $(pkg-config --libs $pc)
 	LD_LIBRARY_PATH=$libdir "$work/registry-$pc"
 done
+# The packaged fast flavour under the sanitizers: ASan+UBSan, and TSan
+# with 0 reports (the packaged library is not instrumented).
+pc=klist-port-fast
+for san in address,undefined thread; do
+	${CC:-cc} -std=c11 -g -O1 -fsanitize=$san -fno-sanitize-recover=undefined \
+		$(pkg-config --cflags $pc) -o "$work/registry-$san" "$work/registry.c" \
+		$(pkg-config --libs $pc)
+	LD_LIBRARY_PATH=$libdir TSAN_OPTIONS=exitcode=66 "$work/registry-$san" \
+		> "$work/registry-$san.log" 2>&1 ||
+		{ cat "$work/registry-$san.log"; echo "-fsanitize=$san: failed"; exit 1; }
+	if grep -q Sanitizer "$work/registry-$san.log"; then
+		cat "$work/registry-$san.log"; echo "-fsanitize=$san: reports"; exit 1
+	fi
+done
 mkdir -p "$work/cmake-user"
 cp "$work/registry.c" "$work/cmake-user/"
 cat > "$work/cmake-user/CMakeLists.txt" <<'CMAKE'
@@ -44,4 +58,4 @@ cmake -S "$work/cmake-user" -B "$work/cmake-user/build" \
 cmake --build "$work/cmake-user/build" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/cmake-user/build/registry-fast"
 LD_LIBRARY_PATH=$libdir "$work/cmake-user/build/registry-checked"
-echo "Debian packages: built, lintian clean of errors, example through pkg-config and find_package: ok"
+echo "Debian packages: built, lintian clean of errors, example through pkg-config (also ASan+UBSan, TSan) and find_package: ok"
