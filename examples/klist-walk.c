@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A user of the installed library: builds with
- *   cc $(pkg-config --cflags klist-port) klist-walk.c $(pkg-config --libs klist-port)
+ * Kernel-style code on the installed library, through the opt-in
+ * compatibility headers (<linux/klist.h>; programs of their own use
+ * <klist-port/klist.h>, see docs/library.md): builds with
+ *   cc $(pkg-config --cflags klist-port) \
+ *      $(pkg-config --variable=compat_cflags klist-port) \
+ *      klist-walk.c $(pkg-config --libs klist-port)
  * and walks a klist while a node is deleted under the walk.
  */
 #include <stdio.h>

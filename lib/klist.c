@@ -85,6 +85,8 @@ static struct klist_node *to_klist_node(struct list_head *n)
 void klist_init(struct klist *k, void (*get)(struct klist_node *),
 		void (*put)(struct klist_node *))
 {
+	if (WARN_ON(!k))
+		return;
 	INIT_LIST_HEAD(&k->k_list);
 	spin_lock_init(&k->k_lock);
 	k->get = get;
@@ -383,6 +385,8 @@ EXPORT_SYMBOL_GPL(klist_remove);
  */
 int klist_node_attached(struct klist_node *n)
 {
+	if (WARN_ON(!n))
+		return 0;
 	/* Lockless: pairs with WRITE_ONCE() in knode_set_klist(). */
 	return READ_ONCE(n->n_klist) != NULL;
 }
@@ -406,9 +410,12 @@ void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 {
 	struct klist *nk;
 
+	if (WARN_ON(!i))
+		return;
 	i->i_klist = k;
 	i->i_cur = NULL;
-	if (!n)
+	/* A walk of no list returns nothing (klist_step()). */
+	if (WARN_ON(!k) || !n)
 		return;
 	/*
 	 * X3: the list pointer read once.  A release may clear it at any
@@ -449,6 +456,8 @@ EXPORT_SYMBOL_GPL(klist_iter_init);
  */
 void klist_iter_exit(struct klist_iter *i)
 {
+	if (WARN_ON(!i))
+		return;
 	if (i->i_cur) {
 		klist_put(i->i_cur);
 		i->i_cur = NULL;
@@ -506,6 +515,9 @@ static __always_inline struct klist_node *klist_step(struct klist_iter *i,
  */
 struct klist_node *klist_prev(struct klist_iter *i)
 {
+	/* No iterator, or one of no list (klist_iter_init_node() warned). */
+	if (WARN_ON(!i) || !i->i_klist)
+		return NULL;
 	return klist_step(i, false);
 }
 EXPORT_SYMBOL_GPL(klist_prev);
@@ -520,6 +532,8 @@ EXPORT_SYMBOL_GPL(klist_prev);
  */
 struct klist_node *klist_next(struct klist_iter *i)
 {
+	if (WARN_ON(!i) || !i->i_klist)
+		return NULL;
 	return klist_step(i, true);
 }
 EXPORT_SYMBOL_GPL(klist_next);

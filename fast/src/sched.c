@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfast/annotate.h>
 #include <kfast/kfast.h>
 #include <linux/sched/task.h>
 
@@ -38,6 +39,7 @@ struct task_struct *kfast_task_alloc(const char *comm)
 		}
 	}
 	/* A late waker may still touch __state: keep it an atomic store. */
+	kfast_vg_marked(&t->__state, sizeof(t->__state));
 	__atomic_store_n(&t->__state, TASK_RUNNING, __ATOMIC_RELAXED);
 	refcount_set(&t->usage, 1);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
@@ -66,11 +68,14 @@ static void exit_key_create(void)
 		fputs("klist-port-fast: no thread key for tasks\n", stderr);
 		abort();
 	}
+	/* helgrind does not see pthread_once()'s ordering by itself. */
+	kfast_hb_release(&exit_key);
 }
 
 void kfast_task_attach(struct task_struct *t)
 {
 	pthread_once(&exit_key_once, exit_key_create);
+	kfast_hb_acquire(&exit_key);
 	kfast_task = t;
 	pthread_setspecific(exit_key, t);
 }
@@ -91,6 +96,8 @@ void kfast_schedule(void)
 	while ((state = __atomic_load_n(&t->__state, __ATOMIC_ACQUIRE)) !=
 	       TASK_RUNNING)
 		kfast_futex_wait(&t->__state, state);
+	/* The waker's stores happen before what the sleeper does next. */
+	kfast_hb_acquire(&t->__state);
 }
 
 int kfast_wake_up_process(struct task_struct *p)
@@ -101,6 +108,8 @@ int kfast_wake_up_process(struct task_struct *p)
 	 * pairing with the barrier in set_current_state().
 	 */
 	smp_mb();
+	kfast_hb_release(&p->__state);
+	kfast_vg_marked(&p->__state, sizeof(p->__state));
 	if (__atomic_exchange_n(&p->__state, TASK_RUNNING, __ATOMIC_SEQ_CST) ==
 	    TASK_RUNNING)
 		return 0;

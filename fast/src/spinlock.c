@@ -40,6 +40,7 @@ void kfast_spin_lock_slow(spinlock_t *lock)
 	while (__atomic_exchange_n(&lock->val, KFAST_SPIN_SLEEPERS,
 				   __ATOMIC_ACQUIRE) != KFAST_SPIN_FREE)
 		kfast_futex_wait(&lock->val, KFAST_SPIN_SLEEPERS);
+	kfast_hb_acquire(lock);
 }
 
 void kfast_spin_unlock_wake(spinlock_t *lock)

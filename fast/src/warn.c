@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <kfast/annotate.h>
 #include <kfast/kfast.h>
 #include <linux/bug.h>
 #include <linux/refcount.h>
@@ -14,13 +15,22 @@ static unsigned long warn_count;
 
 unsigned long kfast_warn_count(void)
 {
+	kfast_vg_marked(&warn_count, sizeof(warn_count));
 	return __atomic_load_n(&warn_count, __ATOMIC_RELAXED);
+}
+
+/* <klist-port/klist.h>'s name for it. */
+unsigned long klist_port_warnings(void)
+{
+	return kfast_warn_count();
 }
 
 void kfast_warn(bool *once, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
+	kfast_vg_marked(&warn_count, sizeof(warn_count));
+	kfast_vg_marked(once, sizeof(*once));
 	__atomic_fetch_add(&warn_count, 1, __ATOMIC_RELAXED);
 	if (__atomic_exchange_n(once, true, __ATOMIC_RELAXED))
 		return;

@@ -148,6 +148,33 @@ static void kfast_misuse_walk_from_node_of_other_list(struct kunit *test)
 	klist_del(&b);
 }
 
+/*
+ * A remove of the node the caller's own walk stands on would wait for
+ * that walk forever: reported, and done as a delete instead.
+ */
+static void kfast_misuse_remove_of_own_walks_node(struct kunit *test)
+{
+	struct klist_node a = {}, b = {};
+	struct klist_iter iter;
+	struct klist k;
+
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	klist_iter_init(&k, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &a);
+	kfast_test_expect_warns(1);
+	klist_remove(&a);	/* returns: does not wait for itself */
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 1UL);
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&a));	/* held by the walk */
+	KUNIT_EXPECT_PTR_EQ(test, klist_next(&iter), &b);	/* a unlinked now */
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 1);
+	klist_remove(&b);	/* no walk of ours holds it: no report */
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 0);
+}
+
 /* The kernel's refcount_t: a get from zero saturates and leaks, never frees. */
 static int releases;
 
@@ -181,6 +208,7 @@ static struct kunit_case kfast_misuse_cases[] = {
 	KUNIT_CASE(kfast_misuse_null_arguments),
 	KUNIT_CASE(kfast_misuse_add_next_to_unlinked_node),
 	KUNIT_CASE(kfast_misuse_walk_from_node_of_other_list),
+	KUNIT_CASE(kfast_misuse_remove_of_own_walks_node),
 	KUNIT_CASE(kfast_misuse_refcount_saturates),
 	{}
 };

@@ -6,6 +6,7 @@
  */
 /* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
 #define SHIM_INTERNAL
+#define _GNU_SOURCE		/* pthread_getname_np(), program_invocation_short_name */
 
 #include <errno.h>
 #include <sched.h>
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -54,12 +57,77 @@ static struct task_struct *task_alloc(const char *name)
 	return p;
 }
 
+/*
+ * A thread the shim did not start (a test's or a program's own) becomes
+ * a task on first use: named after its pthread name, the main thread
+ * after $SHIM_MAIN_TASK_NAME or the program.  At its exit the task goes
+ * on a free list for the next such thread once its last reference is
+ * put, instead of being freed: a late wake_up_process() (klist_release()
+ * may wake a remover that has returned) must still find a task struct,
+ * as RCU keeps it in the kernel; it sees a spurious wake-up at worst.
+ * So a program holds as many as it ever had such threads at once.
+ * shim.data marks these tasks; shim.next_kthread links the free list.
+ */
+static pthread_key_t foreign_key;
+static pthread_once_t foreign_once = PTHREAD_ONCE_INIT;
+static struct shim_task *foreign_free;	/* under tasks_lock */
+
+static void foreign_exit(void *arg)
+{
+	struct task_struct *p = arg;
+
+	if (this_task == p)
+		this_task = NULL;
+	put_task_struct(p);	/* the thread's own reference */
+}
+
+static void foreign_key_create(void)
+{
+	if (pthread_key_create(&foreign_key, foreign_exit))
+		abort();
+}
+
+static struct task_struct *foreign_task(void)
+{
+	struct task_struct *p = NULL;
+	char name[TASK_COMM_LEN] = "";
+
+	if (getpid() == (pid_t)syscall(SYS_gettid)) {
+		const char *env = getenv("SHIM_MAIN_TASK_NAME");
+
+		snprintf(name, sizeof(name), "%s",
+			 env && *env ? env : program_invocation_short_name);
+	} else if (pthread_getname_np(pthread_self(), name, sizeof(name)) || !*name) {
+		snprintf(name, sizeof(name), "thread");
+	}
+	pthread_mutex_lock(&tasks_lock);
+	if (foreign_free) {
+		p = shim_to_task(foreign_free);
+		foreign_free = p->shim.next_kthread;
+		p->pid = next_pid++;
+	}
+	pthread_mutex_unlock(&tasks_lock);
+	if (!p)
+		return task_alloc(name);
+	/* Everything but the wait lock and condition, which stay initialised. */
+	memset(&p->shim.thread, 0,
+	       sizeof(p->shim) - offsetof(struct shim_task, thread));
+	p->shim.usage = 1;
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	snprintf(p->comm, sizeof(p->comm), "%s", name);
+	return p;
+}
+
 struct task_struct *shim_current(void)
 {
-	/* A thread the shim did not start (the test's own) becomes a task now. */
 	if (!this_task) {
-		this_task = task_alloc("kunit");
-		this_task->shim.thread = pthread_self();
+		struct task_struct *p = foreign_task();
+
+		p->shim.thread = pthread_self();
+		p->shim.data = &foreign_key;
+		pthread_once(&foreign_once, foreign_key_create);
+		pthread_setspecific(foreign_key, p);
+		this_task = p;
 	}
 	return this_task;
 }
@@ -337,11 +405,20 @@ struct task_struct *get_task_struct(struct task_struct *t)
 
 void put_task_struct(struct task_struct *t)
 {
-	/* Task structs live until the test ends; only underflow matters here. */
+	int usage;
+
+	/* kthreads' task structs live until the test ends; others see above. */
 	shim_vg_marked(&t->shim.usage, sizeof(t->shim.usage));
-	if (__atomic_sub_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST) < 0)
+	usage = __atomic_sub_fetch(&t->shim.usage, 1, __ATOMIC_SEQ_CST);
+	if (usage < 0)
 		shim_report(__FILE__, __LINE__,
 			    "refcount_t: underflow; put_task_struct on %s", t->comm);
+	if (usage == 0 && t->shim.data == &foreign_key) {
+		pthread_mutex_lock(&tasks_lock);
+		t->shim.next_kthread = foreign_free;
+		foreign_free = &t->shim;
+		pthread_mutex_unlock(&tasks_lock);
+	}
 }
 
 /* --- kthreads ----------------------------------------------------------- */

@@ -17,10 +17,12 @@ test -s "$prefix/share/doc/klist-port/LICENSES/GPL-2.0"
 
 # Both flavours: klist-port (checked, the shim) and klist-port-fast.
 for pc in klist-port klist-port-fast; do
-	cflags=$(pkg-config --cflags $pc)
+	# The kernel-style headers (compat/) are opt-in: these programs are
+	# kernel-style code.
+	cflags="$(pkg-config --cflags $pc) $(pkg-config --variable=compat_cflags $pc)"
 	libs=$(pkg-config --libs $pc)
 	libdir=$(pkg-config --variable=libdir $pc)
-	test -f "$prefix/include/$pc/linux/klist.h"
+	test -f "$prefix/include/$pc/compat/linux/klist.h"
 	${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-shared-$pc" "$example" $libs
 	LD_LIBRARY_PATH=$libdir "$prefix/walk-shared-$pc"
 	${CC:-cc} ${CFLAGS:-} $cflags -o "$prefix/walk-static-$pc" "$example" \
@@ -33,7 +35,7 @@ for pc in klist-port klist-port-fast; do
 		-o "$prefix/system-headers-$pc" "$syshdr" $libs
 	LD_LIBRARY_PATH=$libdir "$prefix/system-headers-$pc"
 	(
-		cd "$prefix/include/$pc"
+		cd "$prefix/include/$pc/compat"
 		for h in linux/*.h linux/*/*.h; do
 			[ -e "$h" ] || continue
 			echo "#include <$h>" | ${CC:-cc} ${CFLAGS:-} -Wall -Wextra -Werror \

@@ -6,6 +6,8 @@
 #ifndef _KFAST_ASM_BARRIER_H
 #define _KFAST_ASM_BARRIER_H
 
+#include <kfast/annotate.h>
+
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 #define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
@@ -14,10 +16,21 @@
 #define smp_rmb()	rmb()
 #define smp_wmb()	wmb()
 
-#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* Race detectors are told of the pairing too (kfast/annotate.h). */
+#define smp_store_release(p, v) do {					\
+	kfast_vg_marked((void *)(p), sizeof(*(p)));			\
+	kfast_hb_release((void *)(p));					\
+	__atomic_store_n((p), (v), __ATOMIC_RELEASE);			\
+} while (0)
+#define smp_load_acquire(p) ({						\
+	kfast_vg_marked((void *)(p), sizeof(*(p)));			\
+	__typeof__(*(p)) __kfast_v = __atomic_load_n((p), __ATOMIC_ACQUIRE); \
+	kfast_hb_acquire((void *)(p));					\
+	__kfast_v;							\
+})
 /* As the kernel's: the store, then a full barrier (store->load order). */
 #define smp_store_mb(var, v) do {					\
+	kfast_vg_marked((void *)&(var), sizeof(var));			\
 	__atomic_store_n(&(var), (v), __ATOMIC_RELAXED);		\
 	smp_mb();						\
 } while (0)

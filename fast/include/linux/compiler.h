@@ -8,6 +8,7 @@
 #define _KFAST_LINUX_COMPILER_H
 
 #include <asm/barrier.h>
+#include <kfast/annotate.h>
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -31,7 +32,18 @@
 #define ___PASTE(a, b)	a##b
 #define __PASTE(a, b)	___PASTE(a, b)
 
+#ifdef KFAST_VALGRIND
+#define READ_ONCE(x) ({							\
+	kfast_vg_marked((void *)&(x), sizeof(x));			\
+	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
+})
+#define WRITE_ONCE(x, val) do {						\
+	kfast_vg_marked((void *)&(x), sizeof(x));			\
+	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
+} while (0)
+#else
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
 
 #endif

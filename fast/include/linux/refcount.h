@@ -42,6 +42,18 @@ static inline unsigned int refcount_read(const refcount_t *r)
 	return atomic_read(&r->refs);
 }
 
+/*
+ * @old + @i as the atomic operation computes it, wrapping around: a
+ * signed "old + i" that overflows is undefined behaviour, which an
+ * optimiser may assume does not happen and then drop the "old + i < 0"
+ * overflow check (the kernel builds with -fno-strict-overflow; the
+ * program including this header may not).
+ */
+static inline int kfast_refcount_sum(int old, int i)
+{
+	return (int)((unsigned int)old + (unsigned int)i);
+}
+
 static inline __must_check bool refcount_add_not_zero(int i, refcount_t *r)
 {
 	int old = refcount_read(r);
@@ -49,8 +61,9 @@ static inline __must_check bool refcount_add_not_zero(int i, refcount_t *r)
 	do {
 		if (!old)
 			break;
-	} while (!atomic_try_cmpxchg_relaxed(&r->refs, &old, old + i));
-	if (unlikely(old < 0 || old + i < 0))
+	} while (!atomic_try_cmpxchg_relaxed(&r->refs, &old,
+						     kfast_refcount_sum(old, i)));
+	if (unlikely(old < 0 || kfast_refcount_sum(old, i) < 0))
 		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
 	return old;
 }
@@ -66,7 +79,7 @@ static inline void refcount_add(int i, refcount_t *r)
 
 	if (unlikely(!old))
 		refcount_warn_saturate(r, REFCOUNT_ADD_UAF);
-	else if (unlikely(old < 0 || old + i < 0))
+	else if (unlikely(old < 0 || kfast_refcount_sum(old, i) < 0))
 		refcount_warn_saturate(r, REFCOUNT_ADD_OVF);
 }
 
@@ -83,10 +96,16 @@ static inline void refcount_inc(refcount_t *r)
  */
 static inline __must_check bool refcount_sub_and_test(int i, refcount_t *r)
 {
-	int old = __atomic_fetch_sub(&r->refs.counter, i, __ATOMIC_ACQ_REL);
+	int old;
 
-	if (old == i)
+	/* Every put happens before the free: race detectors are told. */
+	kfast_vg_marked(&r->refs.counter, sizeof(r->refs.counter));
+	kfast_hb_release(r);
+	old = __atomic_fetch_sub(&r->refs.counter, i, __ATOMIC_ACQ_REL);
+	if (old == i) {
+		kfast_hb_acquire(r);
 		return true;
+	}
 	if (unlikely(old < 0 || old - i < 0))
 		refcount_warn_saturate(r, REFCOUNT_SUB_UAF);
 	return false;
@@ -99,6 +118,7 @@ static inline __must_check bool refcount_dec_and_test(refcount_t *r)
 
 static inline void refcount_dec(refcount_t *r)
 {
+	kfast_hb_release(r);
 	if (unlikely(atomic_fetch_sub_release(1, &r->refs) <= 1))
 		refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
 }

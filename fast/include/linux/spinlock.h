@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <linux/compiler.h>
+#include <kfast/annotate.h>
 
 typedef struct spinlock {
 	int val;
@@ -33,6 +34,7 @@ void kfast_spin_unlock_wake(spinlock_t *lock);
 
 static inline void spin_lock_init(spinlock_t *lock)
 {
+	kfast_vg_marked(&lock->val, sizeof(lock->val));
 	lock->val = KFAST_SPIN_FREE;
 }
 
@@ -40,9 +42,14 @@ static inline bool spin_trylock(spinlock_t *lock)
 {
 	int free = KFAST_SPIN_FREE;
 
-	return __atomic_compare_exchange_n(&lock->val, &free, KFAST_SPIN_HELD,
-					   false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	kfast_vg_marked(&lock->val, sizeof(lock->val));
+	if (!__atomic_compare_exchange_n(&lock->val, &free, KFAST_SPIN_HELD,
+					 false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	/* Each holder's section happens before the next one's. */
+	kfast_hb_acquire(lock);
+	return true;
 }
 
 static inline void spin_lock(spinlock_t *lock)
@@ -53,6 +60,8 @@ static inline void spin_lock(spinlock_t *lock)
 
 static inline void spin_unlock(spinlock_t *lock)
 {
+	kfast_hb_release(lock);
+	kfast_vg_marked(&lock->val, sizeof(lock->val));
 	if (unlikely(__atomic_exchange_n(&lock->val, KFAST_SPIN_FREE,
 					 __ATOMIC_RELEASE) == KFAST_SPIN_SLEEPERS))
 		kfast_spin_unlock_wake(lock);

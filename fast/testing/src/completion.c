@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <time.h>
 
+#include <kfast/annotate.h>
 #include <linux/completion.h>
 
 #include "futex.h"
@@ -12,8 +13,12 @@
 
 void complete(struct completion *x)
 {
-	unsigned int d = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
+	unsigned int d;
 
+	/* What the completer did happens before what the waiter does next. */
+	kfast_vg_marked(&x->done, sizeof(x->done));
+	kfast_hb_release(x);
+	d = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
 	do {
 		if (d == COMPLETE_ALL)
 			return;
@@ -24,13 +29,19 @@ void complete(struct completion *x)
 
 void complete_all(struct completion *x)
 {
+	kfast_vg_marked(&x->done, sizeof(x->done));
+	kfast_hb_release(x);
 	__atomic_store_n(&x->done, COMPLETE_ALL, __ATOMIC_RELEASE);
 	kfast_futex_wake(&x->done, INT_MAX);
 }
 
 bool completion_done(struct completion *x)
 {
-	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
+	kfast_vg_marked(&x->done, sizeof(x->done));
+	if (!__atomic_load_n(&x->done, __ATOMIC_ACQUIRE))
+		return false;
+	kfast_hb_acquire(x);
+	return true;
 }
 
 static long long now_ns(void)
@@ -44,17 +55,22 @@ static long long now_ns(void)
 /* Take one completion; false if @deadline_ns (or never, if < 0) passed. */
 static bool take(struct completion *x, long long deadline_ns)
 {
+	kfast_vg_marked(&x->done, sizeof(x->done));
 	for (;;) {
 		unsigned int d = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
 		struct timespec rel, *relp = NULL;
 
-		if (d == COMPLETE_ALL)
+		if (d == COMPLETE_ALL) {
+			kfast_hb_acquire(x);
 			return true;
+		}
 		if (d) {
 			if (__atomic_compare_exchange_n(&x->done, &d, d - 1, false,
 							__ATOMIC_ACQUIRE,
-							__ATOMIC_RELAXED))
+							__ATOMIC_RELAXED)) {
+				kfast_hb_acquire(x);
 				return true;
+			}
 			continue;
 		}
 		if (deadline_ns >= 0) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <kfast/annotate.h>
 #include <kfast/kfast.h>
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
@@ -45,6 +46,7 @@ struct task_struct *kthread_run(int (*threadfn)(void *data), void *data,
 	kt = calloc(1, sizeof(*kt));
 	if (!kt)
 		return ERR_PTR(-ENOMEM);
+	kfast_vg_marked(&running, sizeof(running));
 	kt->threadfn = threadfn;
 	kt->data = data;
 	t = kfast_task_alloc(comm);	/* the thread's own reference */
@@ -67,6 +69,7 @@ int kthread_stop(struct task_struct *k)
 	struct kfast_kthread *kt = k->private;
 	int result;
 
+	kfast_vg_marked(&kt->should_stop, sizeof(kt->should_stop));
 	__atomic_store_n(&kt->should_stop, 1, __ATOMIC_SEQ_CST);
 	wake_up_process(k);
 	pthread_join(kt->thread, NULL);
@@ -81,6 +84,8 @@ bool kthread_should_stop(void)
 {
 	struct kfast_kthread *kt = current->private;
 
+	if (kt)
+		kfast_vg_marked(&kt->should_stop, sizeof(kt->should_stop));
 	return kt && __atomic_load_n(&kt->should_stop, __ATOMIC_SEQ_CST);
 }
 

@@ -7,6 +7,7 @@
 #define _KFAST_TESTING_LINUX_COMPLETION_H
 
 #include <stdbool.h>
+#include <kfast/annotate.h>
 
 struct completion {
 	unsigned int done;
@@ -18,6 +19,7 @@ struct completion {
 
 static inline void init_completion(struct completion *x)
 {
+	kfast_vg_marked(&x->done, sizeof(x->done));
 	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
 }
 
