@@ -165,13 +165,19 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 {
 	struct task_struct *p = current;
 
+	/*
+	 * The point comes before the store, as every other one: a waker
+	 * must be able to run between a test and the state change that
+	 * follows it, or a lost wake-up (test, then set state) is one
+	 * step the explorer can never split.
+	 */
+	shim_point(SHIM_OP_SET_STATE, file, line);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	p->shim.state_file = file;
 	p->shim.state_line = line;
 	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
-	shim_point(SHIM_OP_SET_STATE, file, line);
 }
 
 /*
