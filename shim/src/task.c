@@ -437,6 +437,8 @@ bool kthread_should_stop(void)
 int kthread_stop(struct task_struct *k)
 {
 	might_sleep();
+	/* Before should_stop is set: the thread may test it either side. */
+	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
 	pthread_mutex_lock(&k->shim.wait_lock);
 	if (k->shim.stopped) {
 		pthread_mutex_unlock(&k->shim.wait_lock);
