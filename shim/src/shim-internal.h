@@ -73,6 +73,8 @@ void shim_lockdep_pop(struct task_struct *p, struct shim_lock *l);
 bool shim_lockdep_held_by(struct task_struct *p, const struct shim_lock *l);
 void shim_lockdep_irqs_on(struct task_struct *p, const char *file, int line);
 void shim_log_held_locks(struct task_struct *p);
+/* The order graph and usage bits forgotten, the classes kept (explorer). */
+void shim_lockdep_forget(void);
 
 /* alloc.c */
 int shim_alloc_check_and_reset(void);

@@ -15,7 +15,8 @@
 	X(self_locked_counter)			\
 	X(self_lost_update)			\
 	X(self_never_completed)			\
-	X(self_msleep_simulated)
+	X(self_msleep_simulated)		\
+	X(self_lockdep_order)
 
 #define EXPLORE_KLIST_SCENARIOS(X)		\
 	X(klist_walk_fwd_vs_remove)		\

@@ -174,11 +174,31 @@ static void self_msleep_simulated_case(struct kunit *test)
 	KUNIT_EXPECT_LT(test, r.ms, 5000.0);
 }
 
+/*
+ * A run's verdict depends on its schedule alone: twenty explorations of
+ * a task that takes two locks in either order, one order a run, give no
+ * report (lockdep's graph does not outlive a run in a batch child).
+ */
+static void self_lockdep_order_case(struct kunit *test)
+{
+	struct shim_explore_opts o = { .strategy = SHIM_EXPLORE_DFS, .bound = 2 };
+	struct shim_explore_result r;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		shim_explore(&self_lockdep_order, &o, &r);
+		KUNIT_EXPECT_EQ_MSG(test, r.failures, 0UL, "run %d: %s (schedule %s)",
+				    i, r.title, r.schedule);
+		KUNIT_EXPECT_TRUE(test, r.covered);
+	}
+}
+
 static struct kunit_case explore_self_cases[] = {
 	KUNIT_CASE(self_locked_counter_case),
 	KUNIT_CASE(self_lost_update_case),
 	KUNIT_CASE(self_never_completed_case),
 	KUNIT_CASE(self_msleep_simulated_case),
+	KUNIT_CASE(self_lockdep_order_case),
 	{}
 };
 

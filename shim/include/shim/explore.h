@@ -69,6 +69,7 @@ struct shim_explore_result {
 	char title[512];		/* first failure's report */
 	char schedule[512];		/* its schedule string (minimised) */
 	unsigned long trace_hash;	/* hash of its steps: replays must match */
+	bool fault;			/* a failure a fresh child did not replay */
 };
 
 /*
