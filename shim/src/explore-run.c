@@ -439,6 +439,14 @@ static void explore_seeded(const struct shim_scenario *sc,
 	}
 }
 
+const char *shim_explore_schedule_error(const struct shim_scenario *sc,
+					const char *schedule)
+{
+	static struct ctl_shared scratch;
+
+	return ctl_decode(schedule, sc->name, &scratch);
+}
+
 unsigned long shim_explore(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *opts,
 			   struct shim_explore_result *r)
@@ -447,6 +455,7 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	const char *env = getenv("SHIM_SCHEDULE");
 	double start = now_ms();
 	char sname[32];
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->bound_done = -1;
@@ -490,6 +499,11 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 		r->schedules = 1;
 		r->max_steps = (unsigned int)sh->nsteps;
 		r->trace_hash = ctl_hash(sh);
+		/* A choice forced beyond the last one made: it fits no more. */
+		for (i = sh->nchoices; i < sh->nforced; i++)
+			if (sh->forced[i] >= 0)
+				sh->diverged = true;
+		r->diverged = sh->diverged;
 		if (sh->diverged)
 			fprintf(stderr, "explore: %s: the schedule does not fit this program: it diverged\n",
 				sc->name);

@@ -100,11 +100,22 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 static void ctl_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 			const char *file, int line, const char *func)
 {
-	tsan_lock(l, false);
-	while (pthread_mutex_trylock(&l->m))
+	/*
+	 * Each attempt bracketed alone: a switch to another task inside
+	 * TSan's pre/post lock bracket would not synchronise (the bracket
+	 * ignores sync), and TSan would see races the switch orders.
+	 */
+	for (;;) {
+		bool failed;
+
+		tsan_lock(l, true);
+		failed = pthread_mutex_trylock(&l->m) != 0;
+		tsan_locked(l, true, failed);
+		if (!failed)
+			break;
 		shim_ctl_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
 			       SHIM_OP_MUTEX_LOCK, file, line, func);
-	tsan_locked(l, false, false);
+	}
 }
 
 void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,

@@ -26,6 +26,8 @@
 #include <shim/ctl-hook.h>
 
 #define SHIM_EXPLORE_MAX_BODIES	4
+/* A schedule string's longest: every one of the 8192 choices a deviation. */
+#define SHIM_EXPLORE_SCHEDULE_MAX	(64 + 8192 * 8)
 
 struct shim_scenario {
 	const char *name;
@@ -67,9 +69,10 @@ struct shim_explore_result {
 	unsigned long space;		/* DFS: schedules run at the last bound */
 	unsigned int max_steps;		/* longest run, in scheduling points */
 	char title[512];		/* first failure's report */
-	char schedule[512];		/* its schedule string (minimised) */
+	char schedule[SHIM_EXPLORE_SCHEDULE_MAX];	/* its schedule (minimised) */
 	unsigned long trace_hash;	/* hash of its steps: replays must match */
 	bool fault;			/* a failure a fresh child did not replay */
+	bool diverged;			/* REPLAY: the schedule did not fit the run */
 };
 
 /*
@@ -83,6 +86,10 @@ struct shim_explore_result {
 unsigned long shim_explore(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *o,
 			   struct shim_explore_result *r);
+
+/* NULL if @schedule is a well-formed schedule string of @sc, else why not. */
+const char *shim_explore_schedule_error(const struct shim_scenario *sc,
+					const char *schedule);
 
 /* A failed check in a scenario: a report, so it is a failing schedule. */
 #define SHIM_EXPLORE_CHECK(cond, fmt, ...) do {				\
