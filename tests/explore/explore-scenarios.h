@@ -18,6 +18,30 @@
 	X(self_msleep_simulated)		\
 	X(self_lockdep_order)
 
+/* point-scenarios.c: each shim family's point comes before its effect. */
+#define EXPLORE_POINT_SCENARIOS(X)		\
+	X(point_write_once)			\
+	X(point_store_release)			\
+	X(point_atomic)				\
+	X(point_refcount)			\
+	X(point_read_once)			\
+	X(point_load_acquire)			\
+	X(point_barrier)			\
+	X(point_spin_lock)			\
+	X(point_mutex_lock)			\
+	X(point_trylock)			\
+	X(point_unlock)				\
+	X(point_set_state)			\
+	X(point_wake)				\
+	X(point_complete)			\
+	X(point_wait)				\
+	X(point_semaphore)			\
+	X(point_kthread)
+
+/* The outcomes of a point scenario, and the one its check rejects. */
+enum { POINT_NONE, POINT_SPLIT, POINT_WHOLE };
+extern int point_forbidden;
+
 #define EXPLORE_KLIST_SCENARIOS(X)		\
 	X(klist_walk_fwd_vs_remove)		\
 	X(klist_walk_back_vs_remove)		\
@@ -49,6 +73,7 @@
 
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
+EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_KLIST_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_DDM_SCENARIOS(EXPLORE_DECLARE)
 

@@ -208,4 +208,104 @@ static struct kunit_suite explore_self_suite = {
 	.test_cases = explore_self_cases,
 };
 
-kunit_test_suites(&explore_self_suite, &explore_klist_suite, &explore_ddm_suite);
+/* --- every point before its effect (point-scenarios.c) ------------------- */
+
+/* The explorer must reach both outcomes: split and whole. */
+static void explore_point_both(struct kunit *test, const struct shim_scenario *sc)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS, .bound = 2, .iterate = true,
+		.stop_on_failure = true, .quiet = true,
+	};
+	struct shim_explore_result r;
+
+	point_forbidden = POINT_SPLIT;
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, r.failures && strstr(r.title, "outcome split"),
+			      "%s: split never reached: is the point after its effect? (%s)",
+			      sc->name, r.title);
+	point_forbidden = POINT_WHOLE;
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, r.failures && strstr(r.title, "outcome whole"),
+			      "%s: whole never reached (%s)", sc->name, r.title);
+	point_forbidden = POINT_NONE;
+}
+
+#define EXPLORE_POINT_CASE_FN(sc)					\
+static void sc##_case(struct kunit *test)				\
+{									\
+	explore_point_both(test, &sc);					\
+}
+#define EXPLORE_POINT_CASE(sc)	{ .run_case = sc##_case, .name = #sc },
+
+static const struct {
+	enum shim_op op;
+	const struct shim_scenario *sc;	/* its two-outcome scenario */
+	const char *exempt;		/* or why it has none */
+} point_families[] = {
+	{ SHIM_OP_SPIN_LOCK, &point_spin_lock },
+	{ SHIM_OP_MUTEX_LOCK, &point_mutex_lock },
+	{ SHIM_OP_TRYLOCK, &point_trylock },
+	{ SHIM_OP_UNLOCK, &point_unlock },
+	{ SHIM_OP_REFCOUNT, &point_refcount },
+	{ SHIM_OP_ATOMIC, &point_atomic },
+	{ SHIM_OP_BARRIER, &point_barrier },
+	{ SHIM_OP_ACQUIRE, &point_load_acquire },
+	{ SHIM_OP_RELEASE, &point_store_release },
+	{ SHIM_OP_READ_ONCE, &point_read_once },
+	{ SHIM_OP_WRITE_ONCE, &point_write_once },
+	{ SHIM_OP_SET_STATE, &point_set_state },
+	{ SHIM_OP_WAKE, &point_wake },
+	{ SHIM_OP_COMPLETE, &point_complete },
+	{ SHIM_OP_WAIT, &point_wait },
+	{ SHIM_OP_SEMAPHORE, &point_semaphore },
+	{ SHIM_OP_KTHREAD, &point_kthread },
+	{ SHIM_OP_SCHEDULE, NULL,
+	  "going to sleep changes nothing another task sees: the state is set_current_state()'s" },
+	{ SHIM_OP_MSLEEP, NULL, "only simulated time passes" },
+	{ SHIM_OP_YIELD, NULL, "no effect at all" },
+	{ SHIM_OP_KMALLOC, NULL,
+	  "a new block is reachable only once published, by a store with its own point" },
+	{ SHIM_OP_KFREE, NULL,
+	  "not yet: the effect is seen only as a use-after-free report (its point is before it, audited)" },
+	{ SHIM_OP_IRQ, NULL,
+	  "an interrupt runs on the task that raised it: no other task is involved" },
+	{ SHIM_OP_NONE, NULL, "no operation" },
+	{ SHIM_OP_BLOCK, NULL, "the explorer's own step: a task blocks" },
+	{ SHIM_OP_START, NULL, "the explorer's own step" },
+	{ SHIM_OP_EXIT, NULL, "the explorer's own step" },
+};
+
+/* A new shim operation without its two-outcome scenario fails here. */
+static void point_every_family_case(struct kunit *test)
+{
+	int op;
+	size_t i;
+
+	for (op = 0; op < SHIM_OP_NR; op++) {
+		bool found = false;
+
+		for (i = 0; i < ARRAY_SIZE(point_families); i++)
+			found |= point_families[i].op == (enum shim_op)op &&
+				 (point_families[i].sc || point_families[i].exempt);
+		KUNIT_EXPECT_TRUE_MSG(test, found,
+				      "shim operation %d has no two-outcome scenario in point-scenarios.c, nor a stated exemption",
+				      op);
+	}
+}
+
+EXPLORE_POINT_SCENARIOS(EXPLORE_POINT_CASE_FN)
+
+static struct kunit_case explore_point_cases[] = {
+	KUNIT_CASE(point_every_family_case),
+	EXPLORE_POINT_SCENARIOS(EXPLORE_POINT_CASE)
+	{}
+};
+
+static struct kunit_suite explore_point_suite = {
+	.name = "explore_point",
+	.test_cases = explore_point_cases,
+};
+
+kunit_test_suites(&explore_self_suite, &explore_point_suite,
+		  &explore_klist_suite, &explore_ddm_suite);
