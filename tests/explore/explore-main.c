@@ -28,9 +28,12 @@
 #include "explore-scenarios.h"
 
 #define ENTRY(name)	&name,
+#define ENTRY_FIXED(name)	&name##_fixed,
 static const struct shim_scenario *all[] = {
 	EXPLORE_SELF_SCENARIOS(ENTRY)
 	EXPLORE_POINT_SCENARIOS(ENTRY)
+	EXPLORE_ZOO_SCENARIOS(ENTRY)
+	EXPLORE_ZOO_SCENARIOS(ENTRY_FIXED)
 	EXPLORE_KLIST_SCENARIOS(ENTRY)
 	EXPLORE_DDM_SCENARIOS(ENTRY)
 	NULL

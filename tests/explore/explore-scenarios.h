@@ -42,6 +42,20 @@
 enum { POINT_NONE, POINT_SPLIT, POINT_WHOLE };
 extern int point_forbidden;
 
+/* zoo-scenarios.c: each pattern NAME, and its fixed twin NAME_fixed. */
+#define EXPLORE_ZOO_SCENARIOS(X)		\
+	X(zoo_lost_wakeup)			\
+	X(zoo_atomicity)			\
+	X(zoo_order)				\
+	X(zoo_get_on_zero)			\
+	X(zoo_aba)				\
+	X(zoo_abba)				\
+	X(zoo_abc)				\
+	X(zoo_sleep_in_atomic)			\
+	X(zoo_never_completed)			\
+	X(zoo_use_after_free)			\
+	X(zoo_double_checked)
+
 #define EXPLORE_KLIST_SCENARIOS(X)		\
 	X(klist_walk_fwd_vs_remove)		\
 	X(klist_walk_back_vs_remove)		\
@@ -74,6 +88,9 @@ extern int point_forbidden;
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
+#define EXPLORE_DECLARE_TWINS(name) \
+	extern const struct shim_scenario name, name##_fixed;
+EXPLORE_ZOO_SCENARIOS(EXPLORE_DECLARE_TWINS)
 EXPLORE_KLIST_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_DDM_SCENARIOS(EXPLORE_DECLARE)
 
