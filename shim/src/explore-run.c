@@ -47,6 +47,10 @@ struct explore_shm {
 	unsigned long long next_seed;
 	int steps;			/* PCT's k: longest run yet, in choices */
 	unsigned int max_steps;
+	bool outcomes;			/* collect them, into the set below */
+	bool outcomes_overflow;
+	unsigned int noutcomes;
+	struct shim_explore_outcome outcome[SHIM_EXPLORE_MAX_OUTCOMES];
 };
 
 static struct explore_shm *shm;
@@ -81,6 +85,7 @@ static void reset_record(void)
 	sh->ntasks = 0;
 	sh->failed = false;
 	sh->diverged = false;
+	sh->fingerprint = 0;
 	sh->title[0] = '\0';
 }
 
@@ -118,6 +123,8 @@ static void run_inline(const struct shim_scenario *sc)
 		wake_up_process(t[i]);
 	for (i = 0; i < n; i++)
 		shim_kthread_wait_exit(t[i]);
+	if (sc->fingerprint)
+		sh->fingerprint = sc->fingerprint(ctx);
 	if (sc->check)
 		sc->check(ctx);
 	if (shim_test_end())
@@ -145,6 +152,66 @@ static void child(const struct shim_scenario *sc, bool verbose)
 	_exit(0);
 }
 
+/* Addresses masked: a batch child's report and a fresh one's hash alike. */
+static unsigned long report_hash(const char *t)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	if (!*t)
+		return 0;
+	while (*t) {
+		if (t[0] == '0' && t[1] == 'x') {
+			t += 2 + strspn(t + 2, "0123456789abcdefABCDEF");
+			continue;
+		}
+		h = (h ^ (unsigned char)*t++) * 1099511628211UL;
+	}
+	return h | 1;
+}
+
+struct shim_explore_outcome ctl_outcome(const struct ctl_shared *s)
+{
+	return (struct shim_explore_outcome){
+		.fingerprint = s->fingerprint,
+		.report = s->failed ? report_hash(s->title) : 0,
+	};
+}
+
+static int outcome_cmp(const struct shim_explore_outcome *a,
+		       const struct shim_explore_outcome *b)
+{
+	if (a->fingerprint != b->fingerprint)
+		return a->fingerprint < b->fingerprint ? -1 : 1;
+	if (a->report != b->report)
+		return a->report < b->report ? -1 : 1;
+	return 0;
+}
+
+bool ctl_outcome_add(struct shim_explore_outcome *set, unsigned int *n,
+		     unsigned int max, struct shim_explore_outcome o)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < *n && outcome_cmp(&set[i], &o) < 0; i++)
+		;
+	if (i < *n && !outcome_cmp(&set[i], &o))
+		return true;
+	if (*n == max)
+		return false;
+	for (j = *n; j > i; j--)
+		set[j] = set[j - 1];
+	set[i] = o;
+	(*n)++;
+	return true;
+}
+
+static void note_outcome(void)
+{
+	if (!ctl_outcome_add(shm->outcome, &shm->noutcomes,
+			     SHIM_EXPLORE_MAX_OUTCOMES, ctl_outcome(sh)))
+		shm->outcomes_overflow = true;
+}
+
 /* A batch child: runs and advances the strategy until a failure ends it. */
 static void batch_child(const struct shim_scenario *sc)
 {
@@ -162,6 +229,8 @@ static void batch_child(const struct shim_scenario *sc)
 		}
 		shim_pids_reset(pids);
 		run_inline(sc);
+		if (shm->outcomes)
+			note_outcome();
 		if (sh->nchoices > shm->steps)
 			shm->steps = sh->nchoices;
 		if ((unsigned int)sh->nsteps > shm->max_steps)
@@ -213,6 +282,30 @@ static bool fork_run(const struct shim_scenario *sc, bool batch, bool verbose)
 		sh->failed = true;
 	}
 	return true;
+}
+
+struct ctl_shared *ctl_shared_get(void)
+{
+	if (!shm) {
+		/*
+		 * Set the allocator up here, once, not in every child: its
+		 * pools and the libraries it loads are then inherited.
+		 */
+		kfree(kmalloc(1, GFP_KERNEL));
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (shm == MAP_FAILED) {
+			perror("explore: mmap");
+			exit(2);
+		}
+		sh = &shm->sh;
+	}
+	return sh;
+}
+
+bool ctl_run_fresh(const struct shim_scenario *sc)
+{
+	return fork_run(sc, false, false);
 }
 
 static void plan_default(void)
@@ -370,6 +463,8 @@ static void show_failure(const struct shim_scenario *sc,
 static void note_failure(const struct shim_scenario *sc,
 			 struct shim_explore_result *r, double start)
 {
+	if (shm->outcomes)
+		note_outcome();
 	r->failures++;
 	/* The child died before it could count the failing run's steps. */
 	if ((unsigned int)sh->nsteps > shm->max_steps)
@@ -459,24 +554,14 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 
 	memset(r, 0, sizeof(*r));
 	r->bound_done = -1;
-	if (!shm) {
-		/*
-		 * Set the allocator up here, once, not in every child: its
-		 * pools and the libraries it loads are then inherited.
-		 */
-		kfree(kmalloc(1, GFP_KERNEL));
-		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (shm == MAP_FAILED) {
-			perror("explore: mmap");
-			exit(2);
-		}
-		sh = &shm->sh;
-	}
+	ctl_shared_get();
 	shm->total = 0;
 	shm->space = 0;
 	shm->seeded = false;
 	shm->max_steps = 0;
+	shm->outcomes = o.outcomes;
+	shm->outcomes_overflow = false;
+	shm->noutcomes = 0;
 	shm->max_runs = o.max_schedules ? o.max_schedules : 100000;
 	shm->deadline = start + (o.max_ms ? o.max_ms : 20000);
 	if (env && !strncmp(env, sc->name, strlen(sc->name)) &&
@@ -528,6 +613,9 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	r->schedules = shm->total;
 	r->space = shm->space;
 	r->max_steps = shm->max_steps;
+	r->noutcomes = shm->noutcomes;
+	r->outcomes_overflow = shm->outcomes_overflow;
+	memcpy(r->outcomes, shm->outcome, sizeof(r->outcomes));
 	if (r->first_failure) {
 		/* Back to the first failure's record: minimise and show it. */
 		*sh = first;

@@ -395,5 +395,72 @@ static struct kunit_suite explore_zoo_suite = {
 	.test_cases = explore_zoo_cases,
 };
 
+/* --- the independent check of "covered" (explore-brute.c) ------------------ */
+
+#define BRUTE_RUNS	3000
+#define BRUTE_BOUNDS	3
+
+/*
+ * Every schedule, no bound, by the brute-force enumerator: the outcomes
+ * of those with at most k preemptions are exactly the outcomes the
+ * depth-first search reached when it said "covered" at k, k = 0, 1, 2.
+ */
+static void explore_brute_agrees(struct kunit *test, const struct shim_scenario *sc)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS, .iterate = false, .quiet = true,
+		.outcomes = true, .max_schedules = BRUTE_RUNS,
+	};
+	static struct shim_explore_result dfs, brute[BRUTE_BOUNDS];
+	unsigned int k, i;
+
+	shim_explore_brute(sc, BRUTE_RUNS, brute, BRUTE_BOUNDS);
+	KUNIT_ASSERT_TRUE_MSG(test, brute[0].covered && !brute[0].fault,
+			      "%s: brute force did not finish in %d runs",
+			      sc->name, BRUTE_RUNS);
+	for (k = 0; k < BRUTE_BOUNDS; k++) {
+		o.bound = k;
+		shim_explore(sc, &o, &dfs);
+		KUNIT_ASSERT_TRUE_MSG(test, dfs.covered, "%s: DFS k<=%u not covered",
+				      sc->name, k);
+		KUNIT_EXPECT_FALSE(test, dfs.outcomes_overflow ||
+				   brute[k].outcomes_overflow);
+		KUNIT_EXPECT_EQ_MSG(test, dfs.noutcomes, brute[k].noutcomes,
+				    "%s: k<=%u: DFS reached %u outcomes, brute force %u",
+				    sc->name, k, dfs.noutcomes, brute[k].noutcomes);
+		for (i = 0; i < dfs.noutcomes && i < brute[k].noutcomes; i++)
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      dfs.outcomes[i].fingerprint == brute[k].outcomes[i].fingerprint &&
+					      dfs.outcomes[i].report == brute[k].outcomes[i].report,
+					      "%s: k<=%u: outcome %u differs", sc->name, k, i);
+		kunit_info(test, "%s: k<=%u: %u outcomes in %lu DFS schedules; brute force %lu schedules in all",
+			   sc->name, k, dfs.noutcomes, dfs.space, brute[k].schedules);
+	}
+}
+
+/* Small enough for every schedule: a few hundred each. */
+#define EXPLORE_BRUTE_SCENARIOS(X)					\
+	X(self_lost_update)						\
+	X(point_read_once)						\
+	X(zoo_order)
+
+#define EXPLORE_BRUTE_CASE_FN(sc)					\
+static void brute_##sc(struct kunit *test)				\
+{									\
+	explore_brute_agrees(test, &sc);				\
+}
+#define EXPLORE_BRUTE_CASE(sc)	{ .run_case = brute_##sc, .name = "brute_" #sc },
+EXPLORE_BRUTE_SCENARIOS(EXPLORE_BRUTE_CASE_FN)
+
+static struct kunit_case explore_brute_cases[] = {
+	EXPLORE_BRUTE_SCENARIOS(EXPLORE_BRUTE_CASE)
+	{}
+};
+
+static struct kunit_suite explore_brute_suite = {
+	.name = "explore_brute",
+	.test_cases = explore_brute_cases,
+};
+
 kunit_test_suites(&explore_self_suite, &explore_point_suite, &explore_zoo_suite,
-		  &explore_klist_suite, &explore_ddm_suite);
+		  &explore_brute_suite, &explore_klist_suite, &explore_ddm_suite);

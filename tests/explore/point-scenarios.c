@@ -76,12 +76,21 @@ static void pcheck(void *ctx)
 	kfree(c);
 }
 
+/* What each task saw: the outcome, for the brute-force cross-check. */
+static unsigned long pfingerprint(void *ctx)
+{
+	struct pctx *c = ctx;
+
+	return (unsigned long)c->rx << 1 | (c->re != 0);
+}
+
 #define POINT_SCENARIO(name_, t1_, t2_)					\
 const struct shim_scenario name_ = {					\
 	.name = #name_,							\
 	.setup = psetup,						\
 	.body = { t1_, t2_ },						\
 	.check = pcheck,						\
+	.fingerprint = pfingerprint,					\
 }
 
 /* --- stores: T2 reads x, then the effect --------------------------------- */
@@ -346,6 +355,7 @@ const struct shim_scenario point_wait = {
 	.setup = psetup_done,
 	.body = { try_wait_t1, still_done_t2 },
 	.check = pcheck,
+	.fingerprint = pfingerprint,
 };
 
 static void down_t1(void *ctx)

@@ -49,11 +49,17 @@ static void check_two(void *ctx)
 	kfree(c);
 }
 
+static unsigned long counter(void *ctx)
+{
+	return ((struct sctx *)ctx)->counter;
+}
+
 const struct shim_scenario self_locked_counter = {
 	.name = "self_locked_counter",
 	.setup = setup,
 	.body = { locked_inc, locked_inc },
 	.check = check_two,
+	.fingerprint = counter,
 };
 
 /* A read-modify-write in two marked accesses: one preemption loses an update. */
@@ -70,6 +76,7 @@ const struct shim_scenario self_lost_update = {
 	.setup = setup,
 	.body = { racy_inc, racy_inc },
 	.check = check_two,
+	.fingerprint = counter,
 };
 
 static void wait_never(void *ctx)

@@ -56,9 +56,19 @@ static void zfree(void *ctx)
 	kfree(c);
 }
 
+/* The final state, for the brute-force cross-check. */
+static unsigned long zfingerprint(void *ctx)
+{
+	struct zctx *c = ctx;
+
+	return (unsigned long)c->n << 8 | (unsigned long)c->flag << 4 |
+	       (unsigned long)c->fail << 2 | (c->obj != NULL);
+}
+
 #define ZOO(name_, setup_, check_, ...)					\
 const struct shim_scenario name_ = {					\
 	.name = #name_, .setup = setup_, .check = check_,		\
+	.fingerprint = zfingerprint,					\
 	.body = { __VA_ARGS__ },					\
 }
 
