@@ -14,7 +14,7 @@
 #include <shim/explore.h>
 
 /*
- * sched_points.c and explore.c: a synchronisation point.  Under the
+ * sched_points.c and shim/explore/explore.c: a synchronisation point.  Under the
  * explorer a scheduling decision, else a seeded schedule point.
  */
 static inline void shim_point(enum shim_op op, const char *file, int line)

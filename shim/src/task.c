@@ -64,7 +64,7 @@ struct task_struct *shim_current(void)
 	return this_task;
 }
 
-/* The explorer's tasks share one thread: it says who runs (explore.c). */
+/* The explorer's tasks share one thread: it says who runs (shim/explore/explore.c). */
 void shim_set_current(struct task_struct *p)
 {
 	this_task = p;
