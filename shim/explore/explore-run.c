@@ -132,8 +132,25 @@ static void run_inline(const struct shim_scenario *sc)
 	shim_ctl_stop();
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+
+/* ASan ends the run before the shim's guard sees it: name its report. */
+static void asan_died(void)
+{
+	const char *what = __asan_get_report_description();
+
+	snprintf(sh->title, sizeof(sh->title), "AddressSanitizer: %s",
+		 what ? what : "a report");
+	sh->failed = true;
+}
+#endif
+
 static void child_begin(bool verbose)
 {
+#if defined(__SANITIZE_ADDRESS__)
+	__sanitizer_set_death_callback(asan_died);
+#endif
 	if (!verbose) {
 		int fd = open("/dev/null", O_WRONLY);
 
