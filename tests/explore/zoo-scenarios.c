@@ -458,9 +458,14 @@ static void read_unlocked(void *ctx)
 {
 	struct zctx *c = ctx;
 	struct zobj *o = READ_ONCE(c->obj);
+	int v;
 
-	if (o)
-		WRITE_ONCE(c->n, READ_ONCE(o->val));
+	if (!o)
+		return;
+	/* Without the guarded allocator (TSan) only kfree()'s poison tells. */
+	v = READ_ONCE(o->val);
+	SHIM_EXPLORE_CHECK(v != 0x6b6b6b6b, "use-after-free: read kfree() poison");
+	WRITE_ONCE(c->n, v);
 }
 
 static void free_locked(void *ctx)
