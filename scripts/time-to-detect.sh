@@ -83,6 +83,7 @@ declare -A scenarios=(
 	[K4]="klist_walk_stop_vs_del"
 	[K5]="klist_hooks_walk_vs_del"
 	[K6]="klist_walk_fwd_vs_remove klist_walk_back_vs_remove"
+	[K8]="klist_walk_fwd_vs_remove klist_walk_back_vs_remove"
 	[K7]="klist_walk_in_irq_vs_add_del"
 	[K7b]="klist_walk_in_irq_vs_add_del"
 	[R1]="klist_walk_fwd_vs_remove klist_walk_back_vs_remove"
@@ -139,7 +140,7 @@ build() {	# patch tool -> binary path
 		gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 			-o "$dir/explore" "$top"/tests/explore/explore-main.c \
 			"$top"/tests/explore/*-scenarios.c "$dir"/lib/*.c \
-			"$dir"/lib/ddm/*.c "$top"/shim/src/*.c -lpthread \
+			"$dir"/lib/ddm/*.c "$top"/shim/src/*.c "$top"/shim/explore/*.c -lpthread \
 			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 		echo "$dir/explore"
 		return
@@ -160,7 +161,7 @@ build() {	# patch tool -> binary path
 	# shellcheck disable=SC2086
 	gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 		-o "$dir/torture-$tool" "$top/$src" "$dir"/lib/*.c "$dir"/lib/ddm/*.c \
-		"$top"/shim/src/*.c \
+		"$top"/shim/src/*.c "$top"/shim/explore/*.c \
 		-lpthread || { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 	echo "$dir/torture-$tool"
 }

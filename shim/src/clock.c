@@ -19,7 +19,7 @@ long shim_now_ms(void)
 {
 	struct timespec ts;
 
-	/* Under the explorer time is simulated (explore.c). */
+	/* Under the explorer time is simulated (shim/explore/explore.c). */
 	if (shim_ctl_on())
 		return shim_ctl_now_ms();
 

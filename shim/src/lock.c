@@ -100,11 +100,22 @@ static bool check_magic(struct shim_lock *l, enum shim_lock_kind kind,
 static void ctl_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 			const char *file, int line, const char *func)
 {
-	tsan_lock(l, false);
-	while (pthread_mutex_trylock(&l->m))
+	/*
+	 * Each attempt bracketed alone: a switch to another task inside
+	 * TSan's pre/post lock bracket would not synchronise (the bracket
+	 * ignores sync), and TSan would see races the switch orders.
+	 */
+	for (;;) {
+		bool failed;
+
+		tsan_lock(l, true);
+		failed = pthread_mutex_trylock(&l->m) != 0;
+		tsan_locked(l, true, failed);
+		if (!failed)
+			break;
 		shim_ctl_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
 			       SHIM_OP_MUTEX_LOCK, file, line, func);
-	tsan_locked(l, false, false);
+	}
 }
 
 void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
@@ -126,10 +137,11 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		l->nested++;	/* expected by the test: pair it with an unlock */
 		return;
 	}
-	/* Before waiting: what may deadlock is reported, not waited out. */
-	class_id = shim_lockdep_acquire(p, l, subclass, false, file, line);
+	/* The point first: lockdep's graph is seen by every task. */
 	shim_point(kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK : SHIM_OP_MUTEX_LOCK,
 		   file, line);
+	/* Before waiting: what may deadlock is reported, not waited out. */
+	class_id = shim_lockdep_acquire(p, l, subclass, false, file, line);
 	for (;;) {
 		struct timespec ts = shim_deadline_ms(bound);
 		int ret;
@@ -244,13 +256,14 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 		l->nested--;
 		return;
 	}
+	/* Before the release: a task may run between the section and it. */
+	shim_point(SHIM_OP_UNLOCK, file, line);
 	shim_lockdep_pop(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	tsan_unlock(l);
 	pthread_mutex_unlock(&l->m);
 	tsan_unlocked(l);
 	shim_ctl_signal(l);
-	shim_point(SHIM_OP_UNLOCK, file, line);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth--;
 		if (!p->shim.irqs_off)

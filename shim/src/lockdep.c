@@ -127,6 +127,25 @@ static int class_of(struct shim_lock *l, unsigned int subclass,
 	return i;
 }
 
+/*
+ * The explorer, before each run of a batch: forget the order graph and
+ * the usage bits, so that a run's verdict depends on its schedule only.
+ * The classes stay: locks cache their ids, and an id names one key for
+ * the life of the process.
+ */
+void shim_lockdep_forget(void)
+{
+	int i;
+
+	pthread_mutex_lock(&graph_lock);
+	for (i = 1; i < nclasses; i++) {
+		memset(edges[i], 0, sizeof(edges[i][0]) * nclasses);
+		classes[i].usage_mask = 0;
+		memset(classes[i].usage, 0, sizeof(classes[i].usage));
+	}
+	pthread_mutex_unlock(&graph_lock);
+}
+
 void shim_lockdep_init_map(struct shim_lock *l, const char *name,
 			   const struct lock_class_key *key)
 {

@@ -14,7 +14,7 @@
 #include <shim/explore.h>
 
 /*
- * sched_points.c and explore.c: a synchronisation point.  Under the
+ * sched_points.c and shim/explore/explore.c: a synchronisation point.  Under the
  * explorer a scheduling decision, else a seeded schedule point.
  */
 static inline void shim_point(enum shim_op op, const char *file, int line)
@@ -73,6 +73,8 @@ void shim_lockdep_pop(struct task_struct *p, struct shim_lock *l);
 bool shim_lockdep_held_by(struct task_struct *p, const struct shim_lock *l);
 void shim_lockdep_irqs_on(struct task_struct *p, const char *file, int line);
 void shim_log_held_locks(struct task_struct *p);
+/* The order graph and usage bits forgotten, the classes kept (explorer). */
+void shim_lockdep_forget(void);
 
 /* alloc.c */
 int shim_alloc_check_and_reset(void);

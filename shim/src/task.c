@@ -132,7 +132,7 @@ struct task_struct *shim_current(void)
 	return this_task;
 }
 
-/* The explorer's tasks share one thread: it says who runs (explore.c). */
+/* The explorer's tasks share one thread: it says who runs (shim/explore/explore.c). */
 void shim_set_current(struct task_struct *p)
 {
 	this_task = p;
@@ -233,13 +233,19 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 {
 	struct task_struct *p = current;
 
+	/*
+	 * The point comes before the store, as every other one: a waker
+	 * must be able to run between a test and the state change that
+	 * follows it, or a lost wake-up (test, then set state) is one
+	 * step the explorer can never split.
+	 */
+	shim_point(SHIM_OP_SET_STATE, file, line);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	p->shim.state_file = file;
 	p->shim.state_line = line;
 	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
-	shim_point(SHIM_OP_SET_STATE, file, line);
 }
 
 /*
@@ -508,6 +514,8 @@ bool kthread_should_stop(void)
 int kthread_stop(struct task_struct *k)
 {
 	might_sleep();
+	/* Before should_stop is set: the thread may test it either side. */
+	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
 	pthread_mutex_lock(&k->shim.wait_lock);
 	if (k->shim.stopped) {
 		pthread_mutex_unlock(&k->shim.wait_lock);

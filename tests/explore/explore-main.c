@@ -10,12 +10,16 @@
  *
  * -a keeps going after a failure; -I runs only the bound given, not
  * every bound up to it; -x N replays the failure found N times and
- * fails unless every replay fails with the same report and the same
- * steps; -l lists the scenarios.  For each
+ * exits 0 only if there was one and every replay fails with the same
+ * report and the same steps; -l lists the scenarios; -h (--help) prints the usage.  With
+ * -r and no NAME, the schedule string names its scenario.  For each
  * scenario one line "RESULT name strategy schedules first_failure
  * first_ms total_ms bound_done covered failures schedule" follows the
- * explorer's own output.  Exit status 1 if any scenario failed.
+ * explorer's own output.  Exit status 1 if any scenario failed, 2 on
+ * bad arguments (an unknown option, scenario or number, a malformed
+ * schedule string or another scenario's), checked before anything runs.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +28,12 @@
 #include "explore-scenarios.h"
 
 #define ENTRY(name)	&name,
+#define ENTRY_FIXED(name)	&name##_fixed,
 static const struct shim_scenario *all[] = {
 	EXPLORE_SELF_SCENARIOS(ENTRY)
+	EXPLORE_POINT_SCENARIOS(ENTRY)
+	EXPLORE_ZOO_SCENARIOS(ENTRY)
+	EXPLORE_ZOO_SCENARIOS(ENTRY_FIXED)
 	EXPLORE_KLIST_SCENARIOS(ENTRY)
 	EXPLORE_DDM_SCENARIOS(ENTRY)
 	NULL
@@ -48,7 +56,7 @@ static int replay_check(const struct shim_scenario *sc,
 	struct shim_explore_opts again = {
 		.strategy = SHIM_EXPLORE_REPLAY, .replay = r->schedule, .quiet = true,
 	};
-	struct shim_explore_result r2;
+	static struct shim_explore_result r2;
 	int i, bad = 0;
 
 	if (!r->first_failure) {
@@ -65,16 +73,71 @@ static int replay_check(const struct shim_scenario *sc,
 	return bad != 0;
 }
 
+static const char usage_text[] =
+"usage: explore [options] NAME...\n"
+"       explore -r SCHEDULE [options] [NAME]\n"
+"       explore -l | -h\n"
+"Explore each scenario NAME under a controlled, deterministic scheduler.\n"
+"  -s dfs|pct|random  strategy (default dfs)\n"
+"  -k BOUND           dfs: at most BOUND preemptions (default 2)\n"
+"  -I                 dfs: only the bound given, not 0..BOUND in turn\n"
+"  -d DEPTH           pct: depth d (default 3)\n"
+"  -S SEED            pct, random: first seed (default 1)\n"
+"  -n SCHEDULES       at most this many runs (default 100000)\n"
+"  -t MS              wall-clock budget (default 10000)\n"
+"  -r SCHEDULE        replay one schedule string (SCENARIO/CHOICE.TASK,...)\n"
+"  -a                 keep going after the first failure\n"
+"  -x N               replay the failure found N times; fail unless identical\n"
+"  -q                 no interleaving, only the RESULT lines\n"
+"  -l                 list the scenarios\n"
+"  -h, --help         this text\n"
+"Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "explore: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage_text);
+	return 2;
+}
+
+/* A whole decimal (or 0x) number no larger than @max, else -1. */
+static long long number(const char *arg, unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*arg || *arg == '-')
+		return -1;
+	v = strtoull(arg, &end, 0);
+	if (*end || v > max)
+		return -1;
+	return (long long)v;
+}
+
+#define NUMBER(var, max) do {						\
+	long long __v = number(optarg, (max));				\
+	if (__v < 0)							\
+		return usage_error("bad number for -%s", (char[]){ (char)opt, 0 }); \
+	var = (__typeof__(var))__v;					\
+} while (0)
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct shim_explore_opts o = {
 		.strategy = SHIM_EXPLORE_DFS, .bound = 2, .iterate = true,
 		.stop_on_failure = true, .max_ms = 10000,
 	};
+	const struct shim_scenario *named[64];
 	const char *strategy = "dfs";
-	int opt, i, failed = 0, replays = 0;
+	int opt, i, n = 0, failed = 0, replays = 0;
 
-	while ((opt = getopt(argc, argv, "s:k:d:S:n:t:r:aqlIx:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:h", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			strategy = optarg;
@@ -83,22 +146,22 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "random"))
 				o.strategy = SHIM_EXPLORE_RANDOM;
 			else if (strcmp(optarg, "dfs"))
-				goto usage;
+				return usage_error("no strategy %s", optarg);
 			break;
 		case 'k':
-			o.bound = (unsigned int)atoi(optarg);
+			NUMBER(o.bound, 1000);
 			break;
 		case 'd':
-			o.depth = (unsigned int)atoi(optarg);
+			NUMBER(o.depth, 1000);
 			break;
 		case 'S':
-			o.seed = strtoull(optarg, NULL, 0);
+			NUMBER(o.seed, ~0ULL >> 1);
 			break;
 		case 'n':
-			o.max_schedules = strtoul(optarg, NULL, 0);
+			NUMBER(o.max_schedules, ~0UL >> 1);
 			break;
 		case 't':
-			o.max_ms = (unsigned int)atoi(optarg);
+			NUMBER(o.max_ms, 1U << 30);
 			break;
 		case 'r':
 			o.strategy = SHIM_EXPLORE_REPLAY;
@@ -112,7 +175,7 @@ int main(int argc, char **argv)
 			o.iterate = false;
 			break;
 		case 'x':
-			replays = atoi(optarg);
+			NUMBER(replays, 1000);
 			break;
 		case 'q':
 			o.quiet = true;
@@ -121,18 +184,51 @@ int main(int argc, char **argv)
 			for (i = 0; all[i]; i++)
 				printf("%s\n", all[i]->name);
 			return 0;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
 		default:
-			goto usage;
-		}
-	}
-	for (i = optind; i < argc; i++) {
-		const struct shim_scenario *sc = find(argv[i]);
-		struct shim_explore_result r;
-
-		if (!sc) {
-			fprintf(stderr, "explore: no scenario %s\n", argv[i]);
+			fputs(usage_text, stderr);
 			return 2;
 		}
+	}
+	/* Every argument checked before anything runs. */
+	for (i = optind; i < argc; i++) {
+		if (n == (int)(sizeof(named) / sizeof(named[0])))
+			return usage_error("too many scenarios (%s)", argv[i]);
+		named[n] = find(argv[i]);
+		if (!named[n])
+			return usage_error("no scenario %s (explore -l lists them)", argv[i]);
+		n++;
+	}
+	if (o.replay && !n) {
+		const char *slash = strchr(o.replay, '/');
+		char name[128];
+
+		if (!slash || (size_t)(slash - o.replay) >= sizeof(name))
+			return usage_error("malformed schedule string '%s' (SCENARIO/CHOICE.TASK,...)",
+					   o.replay);
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - o.replay), o.replay);
+		named[n] = find(name);
+		if (!named[n])
+			return usage_error("the schedule names no scenario: %s", name);
+		n++;
+	}
+	if (!n)
+		return usage_error("%s", "no scenario named");
+	for (i = 0; o.replay && i < n; i++) {
+		const char *err = shim_explore_schedule_error(named[i], o.replay);
+
+		if (err) {
+			fprintf(stderr, "explore: cannot replay '%s' on %s: %s\n",
+				o.replay, named[i]->name, err);
+			return 2;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct shim_scenario *sc = named[i];
+		static struct shim_explore_result r;
+
 		shim_explore(sc, &o, &r);
 		printf("RESULT %s %s %lu %lu %.1f %.1f %d %d %lu %s\n", sc->name,
 		       strategy, r.schedules, r.first_failure, r.first_failure_ms,
@@ -141,12 +237,16 @@ int main(int argc, char **argv)
 		if (r.first_failure)
 			printf("REPORT %s: %s\n", sc->name, r.title);
 		fflush(stdout);
-		failed |= r.failures > 0;
+		if (r.diverged) {
+			fprintf(stderr, "explore: %s: the schedule %s does not fit this scenario\n",
+				sc->name, o.replay);
+			return 2;
+		}
+		/* With -x a failure is expected: the replays decide. */
 		if (replays)
-			failed = replay_check(sc, &r, replays);
+			failed |= replay_check(sc, &r, replays);
+		else
+			failed |= r.failures > 0;
 	}
 	return failed;
-usage:
-	fprintf(stderr, "usage: explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED] [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l] NAME...\n");
-	return 2;
 }

@@ -15,7 +15,46 @@
 	X(self_locked_counter)			\
 	X(self_lost_update)			\
 	X(self_never_completed)			\
-	X(self_msleep_simulated)
+	X(self_msleep_simulated)		\
+	X(self_lockdep_order)
+
+/* point-scenarios.c: each shim family's point comes before its effect. */
+#define EXPLORE_POINT_SCENARIOS(X)		\
+	X(point_write_once)			\
+	X(point_store_release)			\
+	X(point_atomic)				\
+	X(point_refcount)			\
+	X(point_read_once)			\
+	X(point_load_acquire)			\
+	X(point_barrier)			\
+	X(point_spin_lock)			\
+	X(point_mutex_lock)			\
+	X(point_trylock)			\
+	X(point_unlock)				\
+	X(point_set_state)			\
+	X(point_wake)				\
+	X(point_complete)			\
+	X(point_wait)				\
+	X(point_semaphore)			\
+	X(point_kthread)
+
+/* The outcomes of a point scenario, and the one its check rejects. */
+enum { POINT_NONE, POINT_SPLIT, POINT_WHOLE };
+extern int point_forbidden;
+
+/* zoo-scenarios.c: each pattern NAME, and its fixed twin NAME_fixed. */
+#define EXPLORE_ZOO_SCENARIOS(X)		\
+	X(zoo_lost_wakeup)			\
+	X(zoo_atomicity)			\
+	X(zoo_order)				\
+	X(zoo_get_on_zero)			\
+	X(zoo_aba)				\
+	X(zoo_abba)				\
+	X(zoo_abc)				\
+	X(zoo_sleep_in_atomic)			\
+	X(zoo_never_completed)			\
+	X(zoo_use_after_free)			\
+	X(zoo_double_checked)
 
 #define EXPLORE_KLIST_SCENARIOS(X)		\
 	X(klist_walk_fwd_vs_remove)		\
@@ -48,6 +87,10 @@
 
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
+EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
+#define EXPLORE_DECLARE_TWINS(name) \
+	extern const struct shim_scenario name, name##_fixed;
+EXPLORE_ZOO_SCENARIOS(EXPLORE_DECLARE_TWINS)
 EXPLORE_KLIST_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_DDM_SCENARIOS(EXPLORE_DECLARE)
 

@@ -112,10 +112,11 @@ static unsigned int walk(struct kctx *c, bool forward, struct klist_node *from,
 		if (!n)
 			break;
 		/* K2: a step that began after B's delete never returns B. */
-		SHIM_EXPLORE_CHECK(!(before && n == &c->o[B]->n),
+		/* By id: o[B] may be NULL, B freed, while a walk runs. */
+		SHIM_EXPLORE_CHECK(!(before && to_kobj(n)->id == B),
 				   "a walk returned B after its delete had returned");
 		SHIM_EXPLORE_CHECK(!(seen & (1u << to_kobj(n)->id)) ||
-				   (c->readds && n == &c->o[B]->n),
+				   (c->readds && to_kobj(n)->id == B),
 				   "a walk returned node %d twice", to_kobj(n)->id);
 		seen |= 1u << to_kobj(n)->id;
 		if (to_kobj(n)->id == stop_at)

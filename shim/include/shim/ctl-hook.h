@@ -5,7 +5,7 @@
  *
  * READ_ONCE(), WRITE_ONCE(), barriers, acquire/release accessors and
  * atomics are scheduling points when a test runs under the explorer
- * (shim/src/explore.c): the call is made only then, so the normal build
+ * (shim/explore/explore.c): the call is made only then, so the normal build
  * pays one predictable branch.  The shim's own sources define
  * SHIM_INTERNAL: their accesses are bookkeeping, some under pthread
  * mutexes that must never be held across a task switch.

@@ -26,6 +26,8 @@
 #include <shim/ctl-hook.h>
 
 #define SHIM_EXPLORE_MAX_BODIES	4
+/* A schedule string's longest: every one of the 8192 choices a deviation. */
+#define SHIM_EXPLORE_SCHEDULE_MAX	(64 + 8192 * 8)
 
 struct shim_scenario {
 	const char *name;
@@ -34,7 +36,16 @@ struct shim_scenario {
 	void (*body[SHIM_EXPLORE_MAX_BODIES])(void *ctx);
 	/* Runs after every body returned: check, then free what set-up made. */
 	void (*check)(void *ctx);
+	/* Optional: the final state, as a number (before check). */
+	unsigned long (*fingerprint)(void *ctx);
 };
+
+/* What a run ended in: its final state and its report (0: passed). */
+struct shim_explore_outcome {
+	unsigned long fingerprint;
+	unsigned long report;		/* hash of the title, addresses masked */
+};
+#define SHIM_EXPLORE_MAX_OUTCOMES	64
 
 enum shim_explore_strategy {
 	SHIM_EXPLORE_DFS,	/* exhaustive up to the preemption bound */
@@ -54,6 +65,7 @@ struct shim_explore_opts {
 	bool stop_on_failure;		/* stop at the first failing schedule */
 	bool quiet;			/* no result line */
 	const char *replay;		/* schedule string for REPLAY */
+	bool outcomes;			/* collect the distinct outcomes */
 };
 
 struct shim_explore_result {
@@ -67,8 +79,14 @@ struct shim_explore_result {
 	unsigned long space;		/* DFS: schedules run at the last bound */
 	unsigned int max_steps;		/* longest run, in scheduling points */
 	char title[512];		/* first failure's report */
-	char schedule[512];		/* its schedule string (minimised) */
+	char schedule[SHIM_EXPLORE_SCHEDULE_MAX];	/* its schedule (minimised) */
 	unsigned long trace_hash;	/* hash of its steps: replays must match */
+	bool fault;			/* a failure a fresh child did not replay */
+	bool diverged;			/* REPLAY: the schedule did not fit the run */
+	/* opts.outcomes: the distinct outcomes of the runs made (sorted) */
+	unsigned int noutcomes;
+	bool outcomes_overflow;
+	struct shim_explore_outcome outcomes[SHIM_EXPLORE_MAX_OUTCOMES];
 };
 
 /*
@@ -82,6 +100,21 @@ struct shim_explore_result {
 unsigned long shim_explore(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *o,
 			   struct shim_explore_result *r);
+
+/*
+ * The independent check of "covered": every schedule of @sc, with no
+ * bound, enumerated simply (each run in a fresh child; explore-brute.c,
+ * no DFS code), at most @max_runs.  Fills r[k].outcomes, for k below
+ * @nbounds, with the distinct outcomes of the runs with at most k
+ * preemptions; r[k].schedules with the runs made, r[k].covered if the
+ * enumeration finished.
+ */
+void shim_explore_brute(const struct shim_scenario *sc, unsigned long max_runs,
+			struct shim_explore_result *r, unsigned int nbounds);
+
+/* NULL if @schedule is a well-formed schedule string of @sc, else why not. */
+const char *shim_explore_schedule_error(const struct shim_scenario *sc,
+					const char *schedule);
 
 /* A failed check in a scenario: a report, so it is a failing schedule. */
 #define SHIM_EXPLORE_CHECK(cond, fmt, ...) do {				\

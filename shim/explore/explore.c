@@ -21,6 +21,7 @@
  */
 /* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
 #define SHIM_INTERNAL
+#define _GNU_SOURCE	/* pthread_getattr_np(), for ASan */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -31,8 +32,17 @@
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include "shim-internal.h"
+#include "../src/shim-internal.h"
 #include "explore-internal.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define CTL_ASAN	1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define CTL_TSAN	1
+#endif
 
 enum { CTL_RUNNABLE, CTL_BLOCKED, CTL_EXITED };
 
@@ -48,6 +58,11 @@ struct ctl_task {
 	bool timed_out;
 	ucontext_t uc;
 	void (*fn)(struct task_struct *p);
+	/* for the sanitizers: the task's stack and its fiber state */
+	void *stack;
+	size_t stack_size;
+	void *asan_fake_stack;
+	void *tsan_fiber;
 };
 
 #define CTL_STACK	(256 << 10)
@@ -55,16 +70,15 @@ struct ctl_task {
 int shim_ctl_active;
 
 /*
- * ctl.mu is kept for the shape of the code: every task runs on the one
- * thread, so it is never contended.
+ * No lock: every task runs on the one thread, and a pthread mutex taken
+ * in one coroutine and released in another is a bug to ThreadSanitizer.
  */
 static struct {
-	pthread_mutex_t mu;
 	struct ctl_shared *sh;
 	int ntasks, running;
 	long now;
 	struct ctl_task t[CTL_MAX_TASKS];
-} ctl = { .mu = PTHREAD_MUTEX_INITIALIZER };
+} ctl;
 
 static const char *const op_names[SHIM_OP_NR] = {
 	[SHIM_OP_NONE] = "-",
@@ -138,7 +152,6 @@ static void record_step(int slot, int op, const char *file, int line)
 	struct ctl_step *s;
 
 	if (sh->nsteps == CTL_MAX_STEPS) {
-		pthread_mutex_unlock(&ctl.mu);
 		shim_report(file, line,
 			    "explore: more than %d scheduling points in one run (a livelock?)",
 			    CTL_MAX_STEPS);
@@ -178,7 +191,6 @@ static void deadlock(int self)
 				      t->p->comm, t->func ? t->func : "?",
 				      shim_op_name(t->op), base(t->file), t->line);
 	}
-	pthread_mutex_unlock(&ctl.mu);
 	shim_report(ctl.t[self].file, ctl.t[self].line, "%s", msg);
 	/* An expected deadlock still ends the run: nothing can go on. */
 	shim_ctl_fail(__FILE__, __LINE__, msg);
@@ -226,7 +238,6 @@ static void check_hung(int self)
 		if (t->state != CTL_BLOCKED || t->deadline ||
 		    t->op == SHIM_OP_KTHREAD || ctl.now - t->since <= (long)bound)
 			continue;
-		pthread_mutex_unlock(&ctl.mu);
 		shim_report(t->file, t->line,
 			    "INFO: task %s:%d blocked for more than %u ms (simulated) in %s at %s:%d",
 			    t->p->comm, t->p->pid, bound, t->func ? t->func : "?",
@@ -235,7 +246,76 @@ static void check_hung(int self)
 	}
 }
 
-/* Who runs next after @self's step; with ctl.mu held. */
+/*
+ * The sanitizers are told of every switch between coroutines, or ASan
+ * takes another task's stack for a stack overflow and TSan takes all
+ * tasks for one thread (every lock held by one owner).  Under TSan a
+ * switch synchronises: on one CPU it is a happens-before edge, and the
+ * races of a run are the explorer's to find, not TSan's.
+ */
+static void fiber_leave(int self, int next, bool for_good)
+{
+#ifdef CTL_ASAN
+	__sanitizer_start_switch_fiber(for_good ? NULL : &ctl.t[self].asan_fake_stack,
+				       ctl.t[next].stack, ctl.t[next].stack_size);
+#endif
+#ifdef CTL_TSAN
+	__tsan_switch_to_fiber(ctl.t[next].tsan_fiber, 0);
+#endif
+	(void)self;
+	(void)next;
+	(void)for_good;
+}
+
+/* Back on @self's stack (or on it the first time). */
+static void fiber_arrive(int self)
+{
+#ifdef CTL_ASAN
+	__sanitizer_finish_switch_fiber(ctl.t[self].asan_fake_stack, NULL, NULL);
+#endif
+	(void)self;
+}
+
+/* The first task runs on the thread's own stack. */
+static void fiber_adopt_thread(struct ctl_task *t)
+{
+#ifdef CTL_ASAN
+	pthread_attr_t a;
+
+	if (!pthread_getattr_np(pthread_self(), &a)) {
+		pthread_attr_getstack(&a, &t->stack, &t->stack_size);
+		pthread_attr_destroy(&a);
+	}
+#endif
+#ifdef CTL_TSAN
+	t->tsan_fiber = __tsan_get_current_fiber();
+#endif
+	(void)t;
+}
+
+static void fiber_new(struct ctl_task *t)
+{
+#ifdef CTL_TSAN
+	t->tsan_fiber = __tsan_create_fiber(0);
+#endif
+	(void)t;
+}
+
+/* Before its stack is unmapped: the next mapping there starts clean. */
+static void fiber_destroy(struct ctl_task *t)
+{
+#ifdef CTL_ASAN
+	if (t->stack)
+		__asan_unpoison_memory_region(t->stack, t->stack_size);
+#endif
+#ifdef CTL_TSAN
+	if (t->tsan_fiber)
+		__tsan_destroy_fiber(t->tsan_fiber);
+#endif
+	(void)t;
+}
+
+/* Who runs next after @self's step. */
 static int pick(int self)
 {
 	struct ctl_shared *sh = ctl.sh;
@@ -272,14 +352,16 @@ static int pick(int self)
 	return c;
 }
 
-/* Run @next until it hands the CPU back; ctl.mu held, and held again after. */
+/* Run @next until it hands the CPU back. */
 static void switch_to(int self, int next)
 {
 	ctl.running = next;
 	if (next == self)
 		return;
 	shim_set_current(ctl.t[next].p);
+	fiber_leave(self, next, false);
 	swapcontext(&ctl.t[self].uc, &ctl.t[next].uc);
+	fiber_arrive(self);
 }
 
 void shim_ctl_point(enum shim_op op, const char *file, int line)
@@ -288,10 +370,8 @@ void shim_ctl_point(enum shim_op op, const char *file, int line)
 
 	if (self < 0)
 		return;
-	pthread_mutex_lock(&ctl.mu);
 	record_step(self, op, file, line);
 	switch_to(self, pick(self));
-	pthread_mutex_unlock(&ctl.mu);
 }
 
 static void block(int self, const void *chan, long ms, enum shim_op op,
@@ -321,9 +401,7 @@ void shim_ctl_block(const void *chan, enum shim_op op, const char *file,
 
 	if (self < 0)
 		return;
-	pthread_mutex_lock(&ctl.mu);
 	block(self, chan, 0, op, file, line, func);
-	pthread_mutex_unlock(&ctl.mu);
 }
 
 bool shim_ctl_block_timed(const void *chan, long ms, enum shim_op op,
@@ -334,10 +412,8 @@ bool shim_ctl_block_timed(const void *chan, long ms, enum shim_op op,
 
 	if (self < 0)
 		return true;
-	pthread_mutex_lock(&ctl.mu);
 	block(self, chan, ms > 0 ? ms : 1, op, file, line, func);
 	expired = ctl.t[self].timed_out;
-	pthread_mutex_unlock(&ctl.mu);
 	return expired;
 }
 
@@ -348,14 +424,12 @@ void shim_ctl_signal(const void *chan)
 
 	if (!shim_ctl_active)
 		return;
-	pthread_mutex_lock(&ctl.mu);
 	for (i = 0; i < ctl.ntasks; i++) {
 		struct ctl_task *t = &ctl.t[i];
 
 		if (t->state == CTL_BLOCKED && t->chan == chan)
 			t->state = CTL_RUNNABLE;
 	}
-	pthread_mutex_unlock(&ctl.mu);
 }
 
 static int add_task(struct task_struct *p, int state)
@@ -364,7 +438,6 @@ static int add_task(struct task_struct *p, int state)
 	int slot;
 
 	if (ctl.ntasks == CTL_MAX_TASKS) {
-		pthread_mutex_unlock(&ctl.mu);
 		shim_report(__FILE__, __LINE__, "explore: more than %d tasks",
 			    CTL_MAX_TASKS);
 		return -1;
@@ -384,7 +457,7 @@ static void trampoline(int slot)
 {
 	struct ctl_task *t = &ctl.t[slot];
 
-	pthread_mutex_unlock(&ctl.mu);	/* taken by the task that switched here */
+	fiber_arrive(slot);
 	t->fn(t->p);
 	shim_ctl_task_exit(t->p);
 }
@@ -400,7 +473,6 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 
 	if (me() < 0)
 		return false;
-	pthread_mutex_lock(&ctl.mu);
 	slot = add_task(p, CTL_BLOCKED);
 	t = &ctl.t[slot];
 	t->fn = fn;
@@ -411,13 +483,15 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 	t->uc.uc_link = NULL;
 	if (t->uc.uc_stack.ss_sp == MAP_FAILED)
 		shim_ctl_fail(__FILE__, __LINE__, "explore: no stack for a task");
+	t->stack = t->uc.uc_stack.ss_sp;
+	t->stack_size = CTL_STACK;
+	fiber_new(t);
 	makecontext(&t->uc, (void (*)(void))trampoline, 1, slot);
 	ctl.t[slot].chan = p;
 	ctl.t[slot].op = SHIM_OP_KTHREAD;
 	ctl.t[slot].file = __FILE__;
 	ctl.t[slot].line = __LINE__;
 	ctl.t[slot].func = "kthread (never woken)";
-	pthread_mutex_unlock(&ctl.mu);
 	return true;
 }
 
@@ -429,7 +503,6 @@ void shim_ctl_task_exit(struct task_struct *p)
 
 	if (self < 0 || !shim_ctl_active)
 		return;
-	pthread_mutex_lock(&ctl.mu);
 	record_step(self, SHIM_OP_EXIT, __FILE__, __LINE__);
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)
@@ -437,6 +510,7 @@ void shim_ctl_task_exit(struct task_struct *p)
 			ctl.t[i].state = CTL_RUNNABLE;
 	ctl.running = pick(self);
 	shim_set_current(ctl.t[ctl.running].p);
+	fiber_leave(self, ctl.running, true);
 	setcontext(&ctl.t[ctl.running].uc);
 }
 
@@ -446,9 +520,11 @@ void shim_ctl_stop(void)
 	int i;
 
 	shim_ctl_active = 0;
-	for (i = 1; i < ctl.ntasks; i++)
+	for (i = 1; i < ctl.ntasks; i++) {
+		fiber_destroy(&ctl.t[i]);
 		if (ctl.t[i].uc.uc_stack.ss_sp)
 			munmap(ctl.t[i].uc.uc_stack.ss_sp, CTL_STACK);
+	}
 	current->shim.ctl_slot = 0;
 	ctl.ntasks = 0;
 }
@@ -460,9 +536,8 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl.ntasks = 0;
 	ctl.now = 0;
 	ctl_strategy_begin(sh);
-	pthread_mutex_lock(&ctl.mu);
 	add_task(current, CTL_RUNNABLE);
+	fiber_adopt_thread(&ctl.t[0]);
 	ctl.running = 0;
-	pthread_mutex_unlock(&ctl.mu);
 	shim_ctl_active = 1;
 }

@@ -35,6 +35,12 @@ int ctl_encode(const char *name, const struct ctl_shared *sh, char *buf,
 	}
 	if (!dev && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "-");
+	/* SHIM_EXPLORE_SCHEDULE_MAX holds every schedule: never cut short. */
+	if (n >= len) {
+		fprintf(stderr, "explore: BUG: schedule string of %s longer than %zu bytes\n",
+			name, len);
+		abort();
+	}
 	return dev;
 }
 

@@ -29,7 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
-#include "shim-internal.h"
+#include "../src/shim-internal.h"
 #include "explore-internal.h"
 
 #define BATCH	256	/* schedules per child */
@@ -47,6 +47,10 @@ struct explore_shm {
 	unsigned long long next_seed;
 	int steps;			/* PCT's k: longest run yet, in choices */
 	unsigned int max_steps;
+	bool outcomes;			/* collect them, into the set below */
+	bool outcomes_overflow;
+	unsigned int noutcomes;
+	struct shim_explore_outcome outcome[SHIM_EXPLORE_MAX_OUTCOMES];
 };
 
 static struct explore_shm *shm;
@@ -81,6 +85,7 @@ static void reset_record(void)
 	sh->ntasks = 0;
 	sh->failed = false;
 	sh->diverged = false;
+	sh->fingerprint = 0;
 	sh->title[0] = '\0';
 }
 
@@ -94,6 +99,16 @@ static void run_inline(const struct shim_scenario *sc)
 
 	reset_record();
 	alarm(30);	/* a run that never ends is a bug of ours: stop it */
+	/*
+	 * What a passing run can leave for the next one in its batch:
+	 * lockdep's order graph and usage bits (forgotten here), task
+	 * numbers (reset by the batch), reports, log, hooks and the
+	 * allocator's generation (shim_test_begin()), the simulated clock
+	 * (shim_ctl_start()).  Everything else a run makes it must undo,
+	 * or the end-of-test checks fail it.  A verdict still depends on
+	 * its schedule alone only if a fresh child agrees: see replays().
+	 */
+	shim_lockdep_forget();
 	shim_test_begin(sc->name);
 	snprintf(current->comm, sizeof(current->comm), "main");
 	shim_ctl_start(sh);
@@ -108,6 +123,8 @@ static void run_inline(const struct shim_scenario *sc)
 		wake_up_process(t[i]);
 	for (i = 0; i < n; i++)
 		shim_kthread_wait_exit(t[i]);
+	if (sc->fingerprint)
+		sh->fingerprint = sc->fingerprint(ctx);
 	if (sc->check)
 		sc->check(ctx);
 	if (shim_test_end())
@@ -115,8 +132,25 @@ static void run_inline(const struct shim_scenario *sc)
 	shim_ctl_stop();
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+
+/* ASan ends the run before the shim's guard sees it: name its report. */
+static void asan_died(void)
+{
+	const char *what = __asan_get_report_description();
+
+	snprintf(sh->title, sizeof(sh->title), "AddressSanitizer: %s",
+		 what ? what : "a report");
+	sh->failed = true;
+}
+#endif
+
 static void child_begin(bool verbose)
 {
+#if defined(__SANITIZE_ADDRESS__)
+	__sanitizer_set_death_callback(asan_died);
+#endif
 	if (!verbose) {
 		int fd = open("/dev/null", O_WRONLY);
 
@@ -133,6 +167,66 @@ static void child(const struct shim_scenario *sc, bool verbose)
 	run_inline(sc);
 	fflush(NULL);
 	_exit(0);
+}
+
+/* Addresses masked: a batch child's report and a fresh one's hash alike. */
+static unsigned long report_hash(const char *t)
+{
+	unsigned long h = 1469598103934665603UL;
+
+	if (!*t)
+		return 0;
+	while (*t) {
+		if (t[0] == '0' && t[1] == 'x') {
+			t += 2 + strspn(t + 2, "0123456789abcdefABCDEF");
+			continue;
+		}
+		h = (h ^ (unsigned char)*t++) * 1099511628211UL;
+	}
+	return h | 1;
+}
+
+struct shim_explore_outcome ctl_outcome(const struct ctl_shared *s)
+{
+	return (struct shim_explore_outcome){
+		.fingerprint = s->fingerprint,
+		.report = s->failed ? report_hash(s->title) : 0,
+	};
+}
+
+static int outcome_cmp(const struct shim_explore_outcome *a,
+		       const struct shim_explore_outcome *b)
+{
+	if (a->fingerprint != b->fingerprint)
+		return a->fingerprint < b->fingerprint ? -1 : 1;
+	if (a->report != b->report)
+		return a->report < b->report ? -1 : 1;
+	return 0;
+}
+
+bool ctl_outcome_add(struct shim_explore_outcome *set, unsigned int *n,
+		     unsigned int max, struct shim_explore_outcome o)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < *n && outcome_cmp(&set[i], &o) < 0; i++)
+		;
+	if (i < *n && !outcome_cmp(&set[i], &o))
+		return true;
+	if (*n == max)
+		return false;
+	for (j = *n; j > i; j--)
+		set[j] = set[j - 1];
+	set[i] = o;
+	(*n)++;
+	return true;
+}
+
+static void note_outcome(void)
+{
+	if (!ctl_outcome_add(shm->outcome, &shm->noutcomes,
+			     SHIM_EXPLORE_MAX_OUTCOMES, ctl_outcome(sh)))
+		shm->outcomes_overflow = true;
 }
 
 /* A batch child: runs and advances the strategy until a failure ends it. */
@@ -152,6 +246,8 @@ static void batch_child(const struct shim_scenario *sc)
 		}
 		shim_pids_reset(pids);
 		run_inline(sc);
+		if (shm->outcomes)
+			note_outcome();
 		if (sh->nchoices > shm->steps)
 			shm->steps = sh->nchoices;
 		if ((unsigned int)sh->nsteps > shm->max_steps)
@@ -205,6 +301,30 @@ static bool fork_run(const struct shim_scenario *sc, bool batch, bool verbose)
 	return true;
 }
 
+struct ctl_shared *ctl_shared_get(void)
+{
+	if (!shm) {
+		/*
+		 * Set the allocator up here, once, not in every child: its
+		 * pools and the libraries it loads are then inherited.
+		 */
+		kfree(kmalloc(1, GFP_KERNEL));
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (shm == MAP_FAILED) {
+			perror("explore: mmap");
+			exit(2);
+		}
+		sh = &shm->sh;
+	}
+	return sh;
+}
+
+bool ctl_run_fresh(const struct shim_scenario *sc)
+{
+	return fork_run(sc, false, false);
+}
+
 static void plan_default(void)
 {
 	sh->mode = CTL_FOLLOW;
@@ -234,9 +354,43 @@ static int plan_from_record(int skip)
 }
 
 /*
- * Drop deviations while the run still fails: fewer preemptions, shorter
- * story.  Each kept run replaces the record, so indices stay right.
- * Leaves the minimised plan in sh and its string in @out.
+ * Two reports of one failure: the same text but for addresses (0x...),
+ * which differ between a batch child and a fresh one (guarded blocks).
+ */
+static bool same_report(const char *a, const char *b)
+{
+	for (;;) {
+		if (a[0] == '0' && a[1] == 'x' && b[0] == '0' && b[1] == 'x') {
+			a += 2 + strspn(a + 2, "0123456789abcdefABCDEF");
+			b += 2 + strspn(b + 2, "0123456789abcdefABCDEF");
+			continue;
+		}
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
+/*
+ * The recorded run's schedule, run again in a fresh child: true if it
+ * fails there with the report @title.  A failure seen in a batch that
+ * does not is state left by an earlier run: an explorer fault.
+ */
+static bool replays(const struct shim_scenario *sc, const char *title)
+{
+	plan_from_record(-1);
+	return fork_run(sc, false, false) && !sh->diverged &&
+	       same_report(sh->title, title);
+}
+
+/*
+ * Drop deviations while the run still fails with the same report: fewer
+ * preemptions, shorter story, the same failure.  Each kept run replaces
+ * the record, so indices stay right.  Leaves the minimised plan in sh
+ * and its string in @out.
  */
 static void minimise(const struct shim_scenario *sc, char *out, size_t len)
 {
@@ -254,8 +408,9 @@ static void minimise(const struct shim_scenario *sc, char *out, size_t len)
 		if (j >= dev || runs >= 400 || now_ms() > end)
 			break;
 		runs++;
-		if (fork_run(sc, false, false) && !sh->diverged) {
-			best = *sh;	/* still fails without it: keep that */
+		if (fork_run(sc, false, false) && !sh->diverged &&
+		    same_report(sh->title, best.title)) {
+			best = *sh;	/* the same failure without it: keep that */
 			continue;
 		}
 		j++;
@@ -288,6 +443,19 @@ static const char *strategy_name(const struct shim_explore_opts *o, char *buf,
 static void show_failure(const struct shim_scenario *sc,
 			 struct shim_explore_result *r, bool quiet)
 {
+	char seen[sizeof(r->title)];
+
+	/* Never printed as a failure unless a fresh child fails the same way. */
+	snprintf(seen, sizeof(seen), "%s", r->title);
+	if (!replays(sc, seen)) {
+		ctl_encode(sc->name, &first, r->schedule, sizeof(r->schedule));
+		snprintf(r->title, sizeof(r->title),
+			 "EXPLORER FAULT: schedule %.120s failed (%.120s) but in a fresh child %.120s",
+			 r->schedule, seen, sh->failed ? sh->title : "passes");
+		r->fault = true;
+		fprintf(stderr, "explore: %s: %s\n", sc->name, r->title);
+		return;
+	}
 	minimise(sc, r->schedule, sizeof(r->schedule));
 	if (quiet) {
 		fork_run(sc, false, false);
@@ -312,6 +480,8 @@ static void show_failure(const struct shim_scenario *sc,
 static void note_failure(const struct shim_scenario *sc,
 			 struct shim_explore_result *r, double start)
 {
+	if (shm->outcomes)
+		note_outcome();
 	r->failures++;
 	/* The child died before it could count the failing run's steps. */
 	if ((unsigned int)sh->nsteps > shm->max_steps)
@@ -381,6 +551,14 @@ static void explore_seeded(const struct shim_scenario *sc,
 	}
 }
 
+const char *shim_explore_schedule_error(const struct shim_scenario *sc,
+					const char *schedule)
+{
+	static struct ctl_shared scratch;
+
+	return ctl_decode(schedule, sc->name, &scratch);
+}
+
 unsigned long shim_explore(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *opts,
 			   struct shim_explore_result *r)
@@ -389,27 +567,18 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	const char *env = getenv("SHIM_SCHEDULE");
 	double start = now_ms();
 	char sname[32];
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	r->bound_done = -1;
-	if (!shm) {
-		/*
-		 * Set the allocator up here, once, not in every child: its
-		 * pools and the libraries it loads are then inherited.
-		 */
-		kfree(kmalloc(1, GFP_KERNEL));
-		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (shm == MAP_FAILED) {
-			perror("explore: mmap");
-			exit(2);
-		}
-		sh = &shm->sh;
-	}
+	ctl_shared_get();
 	shm->total = 0;
 	shm->space = 0;
 	shm->seeded = false;
 	shm->max_steps = 0;
+	shm->outcomes = o.outcomes;
+	shm->outcomes_overflow = false;
+	shm->noutcomes = 0;
 	shm->max_runs = o.max_schedules ? o.max_schedules : 100000;
 	shm->deadline = start + (o.max_ms ? o.max_ms : 20000);
 	if (env && !strncmp(env, sc->name, strlen(sc->name)) &&
@@ -432,6 +601,11 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 		r->schedules = 1;
 		r->max_steps = (unsigned int)sh->nsteps;
 		r->trace_hash = ctl_hash(sh);
+		/* A choice forced beyond the last one made: it fits no more. */
+		for (i = sh->nchoices; i < sh->nforced; i++)
+			if (sh->forced[i] >= 0)
+				sh->diverged = true;
+		r->diverged = sh->diverged;
 		if (sh->diverged)
 			fprintf(stderr, "explore: %s: the schedule does not fit this program: it diverged\n",
 				sc->name);
@@ -456,6 +630,9 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	r->schedules = shm->total;
 	r->space = shm->space;
 	r->max_steps = shm->max_steps;
+	r->noutcomes = shm->noutcomes;
+	r->outcomes_overflow = shm->outcomes_overflow;
+	memcpy(r->outcomes, shm->outcome, sizeof(r->outcomes));
 	if (r->first_failure) {
 		/* Back to the first failure's record: minimise and show it. */
 		*sh = first;

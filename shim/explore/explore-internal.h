@@ -49,6 +49,7 @@ struct ctl_shared {
 	/* the record */
 	int nchoices, nsteps, ntasks;
 	bool failed, diverged;
+	unsigned long fingerprint;	/* the scenario's, of its final state */
 	char title[512];
 	char names[CTL_MAX_TASKS][16];
 	struct ctl_choice ch[CTL_MAX_CHOICES];
@@ -84,6 +85,15 @@ bool dfs_record(struct dfs *d, const struct ctl_shared *sh);
 /* Next plan into @sh; false when the bounded space is exhausted. */
 bool dfs_next(struct dfs *d, struct ctl_shared *sh);
 int ctl_preemptions(const struct ctl_shared *sh);
+
+/* explore-run.c: the plan and record shared with the children */
+struct ctl_shared *ctl_shared_get(void);
+/* One run of the plan in ctl_shared_get(), in a fresh child; true if it failed. */
+bool ctl_run_fresh(const struct shim_scenario *sc);
+/* A run's outcome; adds it to @set (sorted, at most @max); false if full. */
+struct shim_explore_outcome ctl_outcome(const struct ctl_shared *sh);
+bool ctl_outcome_add(struct shim_explore_outcome *set, unsigned int *n,
+		     unsigned int max, struct shim_explore_outcome o);
 
 /* explore-trace.c */
 int ctl_encode(const char *name, const struct ctl_shared *sh, char *buf,
