@@ -3,7 +3,7 @@
  * klist.c - lists whose nodes carry a reference count.
  *
  * After the 2005 design by Patrick Mochel, with what the kernel learned
- * since applied.  Each lesson has an id (K1-K8, X1) tagged in a comment
+ * since applied.  Each lesson has an id (K1-K9, X1) tagged in a comment
  * where the code applies it; the klist-port project's docs/lessons.md
  * tells each one's story, its regression test and its defect patch.
  *
@@ -362,9 +362,9 @@ void klist_remove(struct klist_node *n)
 		return;		/* already off its list: nothing to wait for */
 
 	/*
-	 * set_current_state() before the test pairs with wake_up_process()
-	 * in klist_release(): a wake-up between the test and schedule() is
-	 * not lost.
+	 * K9: set_current_state() before the test pairs with
+	 * wake_up_process() in klist_release(): a wake-up between the test
+	 * and schedule() is not lost.
 	 */
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
