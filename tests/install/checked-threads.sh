@@ -6,11 +6,8 @@
 set -eu
 build=$1
 src=$2
-prefix=$build/install-test-checked
-rm -rf "$prefix"
-mkdir -p "$prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib64/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig"
+. "$(dirname "$0")/install-prefix.sh"
+install_into "$build" install-test-checked
 pc=klist-port
 libdir=$(pkg-config --variable=libdir $pc)
 ${CC:-cc} -g -fsanitize=address $(pkg-config --cflags $pc) -o "$prefix/threads" "$src" \

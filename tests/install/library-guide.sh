@@ -8,11 +8,8 @@
 set -eu
 build=$1
 guide=$2
-prefix=$build/install-test-guide
-rm -rf "$prefix"
-mkdir -p "$prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib64/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig"
+. "$(dirname "$0")/install-prefix.sh"
+install_into "$build" install-test-guide
 src=$prefix/registry.c
 sed -n '/^<!-- example: registry.c -->$/,/^```$/p' "$guide" | sed '1,2d;$d' > "$src"
 grep -q 'int main' "$src" || { echo "no example in $guide"; exit 1; }

@@ -8,10 +8,8 @@ set -eu
 build=$1
 example=$2
 syshdr=$3
-prefix=$build/install-test
-rm -rf "$prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib64/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig"
+. "$(dirname "$0")/install-prefix.sh"
+install_into "$build" install-test
 test ! -e "$prefix/include/linux"		# never beside the system's headers
 test -s "$prefix/share/doc/klist-port/LICENSES/GPL-2.0"
 

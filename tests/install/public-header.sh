@@ -7,10 +7,8 @@
 set -eu
 build=$1
 user=$2
-prefix=$build/install-test-public
-rm -rf "$prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib64/pkgconfig:$prefix/lib/x86_64-linux-gnu/pkgconfig"
+. "$(dirname "$0")/install-prefix.sh"
+install_into "$build" install-test-public
 warn="-Wall -Wextra -Werror -pedantic"
 for pc in klist-port klist-port-fast; do
 	cflags=$(pkg-config --cflags $pc)

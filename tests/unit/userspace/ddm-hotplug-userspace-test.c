@@ -24,6 +24,7 @@
 #include <shim/valgrind.h>
 
 #include "../ddm-test-fixture.h"
+#include "hook-window.h"
 
 /* hu_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
@@ -890,18 +891,13 @@ static void hu_h2_hook(void *data)
 	struct hu_h2 *w = data;
 	bool joined = w->dev ? klist_node_attached(&w->dev->knode_bus) :
 			       klist_node_attached(&w->drv->knode_bus);
-	long end;
 
 	if (!joined) {		/* another list: wait for the bus list's */
 		shim_on_unlock("&k->k_lock", hu_h2_hook, w);
 		return;
 	}
 	atomic_set(&w->fired, 1);
-	complete(&w->go);
-	end = shim_now_ms() + 500;
-	while (!atomic_read(&w->finished) && shim_now_ms() < end)
-		sched_yield();
-	w->done_in_window = atomic_read(&w->finished);
+	w->done_in_window = hook_window_hold(&w->go, &w->finished, 500);
 }
 
 static int hu_h2_thread(void *data)
@@ -911,7 +907,7 @@ static int hu_h2_thread(void *data)
 	if (fx_wait_or_stop(&w->go)) {
 		w->ret = w->other_drv ? ddm_driver_register(w->other_drv) :
 					ddm_device_register(w->other_dev);
-		atomic_set(&w->finished, 1);
+		atomic_set_release(&w->finished, 1);
 		complete(&w->done);
 	}
 	fx_park();

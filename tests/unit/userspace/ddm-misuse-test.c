@@ -20,6 +20,7 @@
 
 #include "../ddm-test-fixture.h"
 #include "../klist-test-fixture.h"
+#include "hook-window.h"
 
 static int misuse_walk_nop(struct ddm_device *dev, void *data)
 {
@@ -646,18 +647,13 @@ struct mu_d11 {
 static void mu_d11_hook(void *data)
 {
 	struct mu_d11 *w = data;
-	long end;
 
 	if (!klist_node_attached(&w->drv->knode_bus)) {
 		shim_on_unlock("&k->k_lock", mu_d11_hook, w);	/* not that list */
 		return;
 	}
 	w->fired = true;
-	complete(&w->go);
-	end = shim_now_ms() + 500;
-	while (!atomic_read_acquire(&w->finished) && shim_now_ms() < end)
-		yield();
-	w->done_in_window = atomic_read(&w->finished);
+	w->done_in_window = hook_window_hold(&w->go, &w->finished, 500);
 }
 
 static int mu_d11_unregister(void *data)

@@ -18,6 +18,7 @@
 #include <shim/valgrind.h>
 
 #include "../ddm-test-fixture.h"
+#include "hook-window.h"
 
 /* du_: this file's own helpers; the fixture's are fx_ (ddm-test-fixture.h). */
 
@@ -819,7 +820,6 @@ struct du_d7 {
 static void du_d7_hook(void *data)
 {
 	struct du_d7 *w = data;
-	long end;
 
 	/* Only inside the bind: the device lock is held. */
 	if (!mutex_is_locked(&w->dev->mutex)) {
@@ -827,11 +827,7 @@ static void du_d7_hook(void *data)
 		return;
 	}
 	atomic_set(&w->fired, 1);
-	complete(&w->go);
-	end = shim_now_ms() + 500;
-	while (!atomic_read(&w->unregistered) && shim_now_ms() < end)
-		sched_yield();
-	w->done_in_window = atomic_read(&w->unregistered);
+	w->done_in_window = hook_window_hold(&w->go, &w->unregistered, 500);
 }
 
 static int du_d7_thread(void *data)
@@ -843,7 +839,7 @@ static int du_d7_thread(void *data)
 		w->removes = atomic_read(&w->drv->removes);
 		/* As a module's exit: nothing refers to it, so it goes. */
 		kfree(w->drv);
-		atomic_set(&w->unregistered, 1);
+		atomic_set_release(&w->unregistered, 1);
 		complete(&w->done);
 	}
 	fx_park();
