@@ -29,7 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
-#include "../src/shim-internal.h"
+#include "../src/shim-explore-api.h"
 #include "explore-internal.h"
 
 #define BATCH	256	/* schedules per child */

@@ -32,7 +32,7 @@
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include "../src/shim-internal.h"
+#include "../src/shim-explore-api.h"
 #include "explore-internal.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <shim/shim.h>
 #include <shim/explore.h>
+#include "shim-explore-api.h"	/* what the explorer may call, too */
 
 /*
  * sched_points.c and shim/explore/explore.c: a synchronisation point.  Under the
@@ -41,15 +42,9 @@ struct timespec shim_deadline_ms(unsigned int ms);
 
 /* task.c */
 const char *shim_task_name(struct task_struct *p);
-void shim_set_current(struct task_struct *p);
-/* Task numbers: the explorer starts each run it batches from the same one. */
-int shim_pids_mark(void);
-void shim_pids_reset(int next);
 /* Called when a sleep overran the bound; returns if rescued. */
 void shim_hung_task(const char *file, int line, const char *func);
 int shim_kthreads_check_and_reset(void);
-/* Wait until kthread @p has returned (the explorer's join; no stop). */
-void shim_kthread_wait_exit(struct task_struct *p);
 
 /* lock.c */
 /* might_sleep() without the task-state check: what schedule() may call. */
@@ -73,8 +68,6 @@ void shim_lockdep_pop(struct task_struct *p, struct shim_lock *l);
 bool shim_lockdep_held_by(struct task_struct *p, const struct shim_lock *l);
 void shim_lockdep_irqs_on(struct task_struct *p, const char *file, int line);
 void shim_log_held_locks(struct task_struct *p);
-/* The order graph and usage bits forgotten, the classes kept (explorer). */
-void shim_lockdep_forget(void);
 
 /* alloc.c */
 int shim_alloc_check_and_reset(void);
