@@ -12,8 +12,9 @@
 set -euo pipefail
 usage() {
 	sed -n '4,11s/^# \{0,1\}//p' "$0"
-	exit 2
+	exit "${1:-2}"
 }
+[[ ${1:-} == --help || ${1:-} == -h ]] && usage 0
 rounds=3 jobs=4
 while getopts n:j:h opt; do
 	case $opt in
