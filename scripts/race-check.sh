@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# race-check.sh [-h]
+# race-check.sh [-h] [STEP...]
 #
 # Every race tool over the userspace tests, as CI runs them after the
 # default workflow: three clean parallel builds (scripts/clean-build-check.sh),
@@ -10,13 +10,20 @@
 # userspace test) and the tsan workflow (ThreadSanitizer, every userspace
 # test).  Each builds in its own directory (build-valgrind, build-asan,
 # build-tsan).  Every step runs even after one fails; the exit status is
-# 1 when any failed.
+# 1 when any failed.  STEPs (clean-build, valgrind, asan, tsan) select
+# some; the default is all four.
 set -uo pipefail
-if [[ $# -gt 0 ]]; then
-	sed -n '4,14s/^# \{0,1\}//p' "$0"
-	[[ $1 == -h || $1 == --help ]] && exit 0
-	exit 2
-fi
+steps=("$@")
+[[ $# -gt 0 ]] || steps=(clean-build valgrind asan tsan)
+for s in "${steps[@]}"; do
+	case $s in
+	clean-build | valgrind | asan | tsan) ;;
+	*)
+		sed -n '4,16s/^# \{0,1\}//p' "$0"
+		[[ $s == -h || $s == --help ]] && exit 0
+		exit 2 ;;
+	esac
+done
 cd "$(dirname "$0")/.."
 
 summary=() failed=0
@@ -31,10 +38,12 @@ step() {
 	[[ $rc -eq 0 ]] || failed=1
 }
 
-step clean-build scripts/clean-build-check.sh
-step valgrind cmake --workflow --preset valgrind
-step asan cmake --workflow --preset asan
-step tsan cmake --workflow --preset tsan
+for s in "${steps[@]}"; do
+	case $s in
+	clean-build) step clean-build scripts/clean-build-check.sh ;;
+	*) step "$s" cmake --workflow --preset "$s" ;;
+	esac
+done
 
 echo
 echo "race-check summary (tool, verdict, wall time):"
