@@ -175,12 +175,19 @@ def main():
     explorers = {"ours": args.ours_explore, "kernel": args.kernel_explore,
                  "kernel+fix": args.fixed_explore}
     res = {name: run_suites(b) for name, b, _ in flavours}
-    have_explorer = all(explorers.values())
+    # Under ThreadSanitizer the explorer's column is left to the other
+    # builds: its tasks are fibers of one thread, and at a tenth of the
+    # speed its time budget no longer reaches K6 (441 schedules), so the
+    # column would say the harness lost a bug it has not.
+    have_explorer = all(explorers.values()) and not args.tsan
     if have_explorer:
         for name, _, _ in flavours:
             res[name].update(run_explore(explorers[name]))
+    elif args.tsan:
+        print("conformance: ThreadSanitizer build: the explore column is run "
+              "by the other builds, not here")
     else:
-        print("conformance: no explorer in this build (ThreadSanitizer?): "
+        print("conformance: no explorer in this build: "
               "the explore column is not run")
     tort = {name: run_torture(t, args.seed) for name, _, t in flavours}
 
