@@ -4,7 +4,7 @@
  * the KUnit runner.  scripts/time-to-detect.sh builds it against each
  * defect patch and hunts the defect with it.
  *
- *   explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED]
+ *   explore [-s dfs|pct|random|dpor] [-k BOUND] [-d DEPTH] [-S SEED]
  *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l]
  *           NAME...
  *
@@ -78,7 +78,7 @@ static const char usage_text[] =
 "       explore -r SCHEDULE [options] [NAME]\n"
 "       explore -l | -h\n"
 "Explore each scenario NAME under a controlled, deterministic scheduler.\n"
-"  -s dfs|pct|random  strategy (default dfs)\n"
+"  -s dfs|pct|random|dpor  strategy (default dfs; dpor: every trace, no bound)\n"
 "  -k BOUND           dfs: at most BOUND preemptions (default 2)\n"
 "  -I                 dfs: only the bound given, not 0..BOUND in turn\n"
 "  -d DEPTH           pct: depth d (default 3)\n"
@@ -145,6 +145,8 @@ int main(int argc, char **argv)
 				o.strategy = SHIM_EXPLORE_PCT;
 			else if (!strcmp(optarg, "random"))
 				o.strategy = SHIM_EXPLORE_RANDOM;
+			else if (!strcmp(optarg, "dpor"))
+				o.strategy = SHIM_EXPLORE_DPOR;
 			else if (strcmp(optarg, "dfs"))
 				return usage_error("no strategy %s", optarg);
 			break;
