@@ -73,6 +73,34 @@ static int replay_check(const struct shim_scenario *sc,
 	return bad != 0;
 }
 
+/*
+ * -T: one markdown row per scenario, DFS k<=2 (today's claim) beside
+ * DPOR (every trace), in one run: schedules, traces, time, rates.
+ */
+static void table_row(const struct shim_scenario *sc,
+		      const struct shim_explore_opts *base)
+{
+	struct shim_explore_opts o = *base;
+	static struct shim_explore_result dfs, dpor;
+
+	o.quiet = true;
+	o.stop_on_failure = false;
+	o.strategy = SHIM_EXPLORE_DFS;
+	o.bound = 2;
+	o.iterate = true;
+	shim_explore(sc, &o, &dfs);
+	o.strategy = SHIM_EXPLORE_DPOR;
+	shim_explore(sc, &o, &dpor);
+	printf("| %s | %lu%s | %.2f s | %.0f | %lu%s | %lu | %lu | %.2f s | %.0f | %s | %lu |\n",
+	       sc->name, dfs.schedules, dfs.covered ? "" : " (not covered)",
+	       dfs.ms / 1e3, dfs.schedules / (dfs.ms / 1e3 + 1e-9),
+	       dpor.traces, dpor.traces_overflow ? "+" : "", dpor.schedules,
+	       dpor.sleep_blocked, dpor.ms / 1e3,
+	       dpor.schedules / (dpor.ms / 1e3 + 1e-9),
+	       dpor.covered ? "complete" : "budget spent", dpor.failures);
+	fflush(stdout);
+}
+
 static const char usage_text[] =
 "usage: explore [options] NAME...\n"
 "       explore -r SCHEDULE [options] [NAME]\n"
@@ -89,6 +117,8 @@ static const char usage_text[] =
 "  -a                 keep going after the first failure\n"
 "  -x N               replay the failure found N times; fail unless identical\n"
 "  -q                 no interleaving, only the RESULT lines\n"
+"  -T                 table: DFS k<=2 beside DPOR, a markdown row a scenario\n"
+"                     (-n, -t: each strategy's budget per scenario)\n"
 "  -l                 list the scenarios\n"
 "  -h, --help         this text\n"
 "Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
@@ -135,8 +165,9 @@ int main(int argc, char **argv)
 	const struct shim_scenario *named[64];
 	const char *strategy = "dfs";
 	int opt, i, n = 0, failed = 0, replays = 0;
+	bool table = false;
 
-	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:h", longopts,
+	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:hT", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -182,6 +213,9 @@ int main(int argc, char **argv)
 		case 'q':
 			o.quiet = true;
 			break;
+		case 'T':
+			table = true;
+			break;
 		case 'l':
 			for (i = 0; all[i]; i++)
 				printf("%s\n", all[i]->name);
@@ -226,6 +260,15 @@ int main(int argc, char **argv)
 				o.replay, named[i]->name, err);
 			return 2;
 		}
+	}
+	if (table) {
+		if (o.replay)
+			return usage_error("%s", "-T and -r do not go together");
+		printf("| scenario | DFS k<=2: schedules | DFS time | DFS schedules/s | DPOR: traces | DPOR: schedules | of them sleep-set blocked | DPOR time | DPOR schedules/s | DPOR | failing DPOR schedules |\n");
+		printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+		for (i = 0; i < n; i++)
+			table_row(named[i], &o);
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		const struct shim_scenario *sc = named[i];
