@@ -40,22 +40,28 @@
 
 #include "explore-internal.h"
 
+/*
+ * A transition is its point's operation and the plain code after it, up
+ * to the task's next point.  The plain code is taken to touch what the
+ * operation names (or what it protects, or the task's own data); where
+ * the operation names nothing (a barrier, a yield, a task's start, and
+ * the tail of a body up to its exit: explore.c) the transition is
+ * dependent with everything.
+ */
 struct ctl_label ctl_label_of(int op, const void *obj, bool ro)
 {
 	switch (op) {
-	case SHIM_OP_BARRIER:	/* sequential consistency: no effect */
-	case SHIM_OP_YIELD:
-		return (struct ctl_label){ NULL, CTL_DEP_NONE };
 	case SHIM_OP_SPIN_LOCK:
 	case SHIM_OP_MUTEX_LOCK:
 	case SHIM_OP_TRYLOCK:
 		if (obj)
-			return (struct ctl_label){ obj, CTL_DEP_LOCK };
+			return (struct ctl_label){ .obj = obj, .dep = CTL_DEP_LOCK };
 		break;
 	}
 	if (!obj)
-		return (struct ctl_label){ NULL, CTL_DEP_ALL };
-	return (struct ctl_label){ obj, ro ? CTL_DEP_READ : CTL_DEP_WRITE };
+		return (struct ctl_label){ .dep = CTL_DEP_ALL };
+	return (struct ctl_label){ .obj = obj,
+				   .dep = ro ? CTL_DEP_READ : CTL_DEP_WRITE };
 }
 
 /* --- per run: happens-before and races --------------------------------- */
@@ -119,6 +125,14 @@ static void reverse(struct dpor *d, const struct ctl_shared *sh, int i, int j,
 
 	if (node < 0 || node >= d->n)
 		return;		/* one task could run there: nothing to reverse */
+	/*
+	 * e_i made e_j's task runnable (a wake-up, an unlock, a complete,
+	 * an exit: its channel): e_j cannot come first.  The race that
+	 * decides the order is its block's, with what it waited for.
+	 */
+	if (!(sh->st[i].enabled & (1u << pj)) && i + 1 < sh->nsteps &&
+	    (sh->st[i + 1].enabled & (1u << pj)))
+		return;
 	f = &d->f[node];
 	for (w = 0; w < ntasks; w++)
 		first[w] = -1;
@@ -200,7 +214,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 	for (k = 0; k < limit; k++) {
 		const struct ctl_step *s = &sh->st[k];
 		struct ctl_label ev = s->ev;
-		struct obj_entry *e = NULL;
+		struct obj_entry *e = NULL, *a = NULL;
 		int cand[CTL_MAX_TASKS];
 		bool racing[CTL_MAX_TASKS];
 		uint16_t *v = vc[k];
@@ -219,19 +233,28 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (!e)
 				ev.dep = CTL_DEP_ALL;
 		}
+		if (ev.also && ev.dep != CTL_DEP_ALL) {
+			a = lookup(ev.also, ntasks);
+			if (!a)
+				ev.dep = CTL_DEP_ALL;
+		}
 		/* Each other task's last event dependent with this one. */
 		for (q = 0; q < ntasks; q++) {
 			cand[q] = -1;
-			if (q == p || ev.dep == CTL_DEP_NONE)
+			if (q == p)
 				continue;
 			if (ev.dep == CTL_DEP_ALL) {
 				cand[q] = lastdep[q];
 				continue;
 			}
-			cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
+			if (e)
+				cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
+			if (a)
+				cand[q] = later(cand[q], a->any[q]);
 			if (ev.dep == CTL_DEP_LOCK)
 				cand[q] = later(cand[q], lastlock[q]);
-			cand[q] = later(cand[q], lastall[q]);
+			if (e || a)
+				cand[q] = later(cand[q], lastall[q]);
 		}
 		/*
 		 * A race unless the candidate happens before this event
@@ -261,17 +284,20 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (cand[q] >= 0 && racing[q])
 				reverse(d, sh, cand[q], k, ntasks);
 		last[p] = k;
-		if (ev.dep != CTL_DEP_NONE) {
+		if (ev.dep != CTL_DEP_NONE || a)
 			lastdep[p] = k;
-			if (ev.dep == CTL_DEP_ALL) {
-				lastall[p] = k;
-			} else {
+		if (ev.dep == CTL_DEP_ALL) {
+			lastall[p] = k;
+		} else {
+			if (e) {
 				e->any[p] = k;
 				if (ev.dep != CTL_DEP_READ)
 					e->write[p] = k;
-				if (ev.dep == CTL_DEP_LOCK)
-					lastlock[p] = k;
 			}
+			if (a)
+				a->any[p] = a->write[p] = k;
+			if (ev.dep == CTL_DEP_LOCK)
+				lastlock[p] = k;
 		}
 		if (whole) {
 			unsigned long long h = mix((unsigned long long)p << 32 | posn[k]);

@@ -46,15 +46,23 @@ enum ctl_dep {
 
 struct ctl_label {
 	const void *obj;
+	/*
+	 * A channel the transition also signalled, modified: a wake-up of
+	 * its sleepers (a task's exit wakes its joiner).  NULL: none.
+	 */
+	const void *also;
 	uint8_t dep;
 };
 
 static inline bool ctl_dependent(struct ctl_label a, struct ctl_label b)
 {
-	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
-		return false;
 	if (a.dep == CTL_DEP_ALL || b.dep == CTL_DEP_ALL)
 		return true;
+	if ((a.also && (a.also == b.obj || a.also == b.also)) ||
+	    (b.also && b.also == a.obj))
+		return true;
+	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
+		return false;
 	if (a.dep == CTL_DEP_LOCK && b.dep == CTL_DEP_LOCK)
 		return true;
 	return a.obj == b.obj &&
@@ -69,6 +77,7 @@ struct ctl_step {
 	uint8_t op;
 	bool ro;		/* ... and whether it only reads it */
 	int8_t next;		/* the task that ran after the point, or -1 */
+	uint16_t enabled;	/* the tasks that could run there */
 	int16_t choice;		/* index of the choice made here, or -1 */
 	/* The transition @next made from here: its own last point's label. */
 	struct ctl_label ev;

@@ -175,15 +175,32 @@ static void record_step(int slot, int op, const void *obj, bool ro,
 }
 
 /*
- * The running transition did more than its label says (a signal on
- * another channel, a task's exit): it is dependent with everything, and
- * so wakes every sleeping task.
+ * The running transition also signalled @chan (a wake-up on another
+ * channel than its own): its label says so, in its second object, or if
+ * that is taken (or @chan is NULL: it did what no object names) it
+ * becomes dependent with everything.  Either way the sleepers it is now
+ * dependent with wake.
  */
-static void widen_transition(void)
+static void widen_transition(const void *chan)
 {
-	if (ctl.ev_step >= 0)
-		ctl.sh->st[ctl.ev_step].ev.dep = CTL_DEP_ALL;
-	ctl.sleep = 0;
+	struct ctl_label *ev;
+	unsigned int s;
+
+	if (ctl.ev_step < 0)
+		return;
+	ev = &ctl.sh->st[ctl.ev_step].ev;
+	if (ev->dep == CTL_DEP_ALL || (chan && (ev->obj == chan || ev->also == chan)))
+		return;
+	if (ev->also || !chan)
+		ev->dep = CTL_DEP_ALL;
+	else
+		ev->also = chan;
+	for (s = ctl.sleep; s; s &= s - 1) {
+		int q = __builtin_ctz(s);
+
+		if (ctl_dependent(ctl.t[q].pend, *ev))
+			ctl.sleep &= (uint16_t)~(1u << q);
+	}
 }
 
 /*
@@ -191,13 +208,14 @@ static void widen_transition(void)
  * record it, and for DPOR wake the sleepers it is dependent with.  At the
  * plan's last forced choice the sleep set starts as the plan says.
  */
-static void ran(int k, int idx, int c)
+static void ran(int k, int idx, int c, unsigned int enabled)
 {
 	struct ctl_shared *sh = ctl.sh;
 	struct ctl_label ev = ctl.t[c].pend;
 	unsigned int s;
 
 	if (k >= 0) {
+		sh->st[k].enabled = (uint16_t)enabled;
 		sh->st[k].next = (int8_t)c;
 		sh->st[k].ev = ev;
 	}
@@ -384,12 +402,12 @@ static int pick(int self)
 	cur = enabled & (1u << self) ? self : -1;
 	if (!(enabled & (enabled - 1))) {
 		c = __builtin_ctz(enabled);
-		ran(sh->nsteps - 1, -1, c);
+		ran(sh->nsteps - 1, -1, c, enabled);
 		return c;
 	}
 	if (sh->nchoices == CTL_MAX_CHOICES) {
 		c = ctl_default_choice(enabled, cur);
-		ran(sh->nsteps - 1, -1, c);
+		ran(sh->nsteps - 1, -1, c, enabled);
 		return c;
 	}
 	i = sh->nchoices++;
@@ -405,7 +423,7 @@ static int pick(int self)
 	sh->ch[i].chosen = (int8_t)c;
 	if (sh->nsteps)
 		sh->st[sh->nsteps - 1].choice = (int16_t)i;
-	ran(sh->nsteps - 1, i, c);
+	ran(sh->nsteps - 1, i, c, enabled);
 	return c;
 }
 
@@ -483,8 +501,7 @@ void shim_ctl_signal(const void *chan)
 
 	if (!shim_ctl_active)
 		return;
-	if (ctl.ev_step >= 0 && ctl.sh->st[ctl.ev_step].ev.obj != chan)
-		widen_transition();
+	widen_transition(chan);
 	for (i = 0; i < ctl.ntasks; i++) {
 		struct ctl_task *t = &ctl.t[i];
 
@@ -565,8 +582,11 @@ void shim_ctl_task_exit(struct task_struct *p)
 
 	if (self < 0 || !shim_ctl_active)
 		return;
-	/* Its last transition also ended the task: a joiner may run. */
-	widen_transition();
+	/*
+	 * Its last transition ran the body's tail, whose plain accesses no
+	 * point names, and woke its joiner: dependent with everything.
+	 */
+	widen_transition(NULL);
 	record_step(self, SHIM_OP_EXIT, p, false, __FILE__, __LINE__);
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)

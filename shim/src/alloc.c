@@ -147,8 +147,11 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 
 	if (gfpflags_allow_blocking(flags))
 		__shim_might_sleep(file, line);
-	/* Every allocation touches the allocator's lists, nothing older. */
-	shim_ctl_only(SHIM_OP_KMALLOC, &live, false, file, line);
+	/*
+	 * No one object: the new block's initialisation, and often its
+	 * publication, are plain stores in the transition that follows.
+	 */
+	shim_ctl_only(SHIM_OP_KMALLOC, NULL, false, file, line);
 	if (take_injected_failure()) {
 		if (!(flags & __GFP_NOWARN))
 			printk(KERN_WARNING "shim: injected allocation failure at %s:%d\n",

@@ -197,9 +197,28 @@ static void self_lockdep_order_case(struct kunit *test)
 	}
 }
 
+/* Both final values, by every strategy that claims to cover. */
+static void self_store_order_case(struct kunit *test)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS, .bound = 1, .outcomes = true,
+		.quiet = true,
+	};
+	struct shim_explore_result r;
+
+	shim_explore(&self_store_order, &o, &r);
+	KUNIT_EXPECT_TRUE(test, r.covered);
+	KUNIT_EXPECT_EQ(test, r.noutcomes, 2U);
+	o.strategy = SHIM_EXPLORE_DPOR;
+	shim_explore(&self_store_order, &o, &r);
+	KUNIT_EXPECT_TRUE(test, r.covered);
+	KUNIT_EXPECT_EQ(test, r.noutcomes, 2U);
+}
+
 static struct kunit_case explore_self_cases[] = {
 	KUNIT_CASE(self_locked_counter_case),
 	KUNIT_CASE(self_lost_update_case),
+	KUNIT_CASE(self_store_order_case),
 	KUNIT_CASE(self_never_completed_case),
 	KUNIT_CASE(self_msleep_simulated_case),
 	KUNIT_CASE(self_lockdep_order_case),
@@ -568,7 +587,8 @@ static void explore_dpor_agrees(struct kunit *test, const struct shim_scenario *
  * docs/explore.md with their counts.
  */
 #define EXPLORE_DIFF_SCENARIOS(X)					\
-	X(self_locked_counter) X(self_lost_update) X(self_never_completed) \
+	X(self_locked_counter) X(self_lost_update) X(self_store_order)	\
+	X(self_never_completed)						\
 	X(self_msleep_simulated) X(self_lockdep_order)			\
 	X(point_write_once) X(point_store_release) X(point_atomic)	\
 	X(point_refcount) X(point_read_once) X(point_load_acquire)	\
