@@ -358,6 +358,32 @@ bool dpor_record(struct dpor *d, const struct ctl_shared *sh)
 	return true;
 }
 
+/*
+ * How much of the search tree the runs so far covered, as a fraction:
+ * the branches finished below each choice of the current path, weighted
+ * by the share of the tree each stands for (Kilby, Slaney, Thiebaux,
+ * Walsh, AAAI 2006); runs / progress estimates the total.  Checked on
+ * scenarios that finish, stopped at 20-40% of their runs: 1.3 to 2.7
+ * times the true count (docs/explore.md), so an order of magnitude.
+ */
+double dpor_progress(const struct dpor *d)
+{
+	double share = 1, progress = 0;
+	int i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct dpor_frame *f = &d->f[i];
+		unsigned int todo = f->backtrack & f->enabled &
+				    ~(unsigned int)(f->done | f->sleep);
+		int done = __builtin_popcount(f->done);
+		int branches = done + __builtin_popcount(todo);
+
+		share /= branches;
+		progress += share * (done - 1);
+	}
+	return progress + share;
+}
+
 bool dpor_next(struct dpor *d, struct ctl_shared *sh)
 {
 	while (d->n > 0) {

@@ -152,6 +152,8 @@ struct dpor {
 void dpor_reset(struct dpor *d, struct ctl_shared *sh);
 /* Take a run's record: new frames, races, sleep; false if it diverged. */
 bool dpor_record(struct dpor *d, const struct ctl_shared *sh);
+/* The share of the search tree run so far (0..1], for an estimate. */
+double dpor_progress(const struct dpor *d);
 /* Next plan into @sh; false when every backtrack point was explored. */
 bool dpor_next(struct dpor *d, struct ctl_shared *sh);
 /* The label of the operation after a point. */

@@ -670,6 +670,8 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 		r->traces = shm->dpor.traces;
 		r->traces_overflow = shm->dpor.seen_full;
 		r->sleep_blocked = shm->dpor.blocked;
+		if (!r->covered)
+			r->estimate = r->schedules / dpor_progress(&shm->dpor);
 	}
 	r->max_steps = shm->max_steps;
 	r->noutcomes = shm->noutcomes;
@@ -696,8 +698,9 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 			fprintf(stderr, ", stopped at the first failure (%lu traces before it)",
 				r->traces);
 		else if (o.strategy == SHIM_EXPLORE_DPOR)
-			fprintf(stderr, ", not covered: budget spent (%lu%s traces seen)",
-				r->traces, r->traces_overflow ? "+" : "");
+			fprintf(stderr, ", not covered: budget spent (%lu%s traces seen; about %.2g schedules in all, by the search tree's progress)",
+				r->traces, r->traces_overflow ? "+" : "",
+				r->estimate);
 		else if (o.strategy == SHIM_EXPLORE_DFS && r->covered)
 			fprintf(stderr, ", covered: all %lu schedules with at most %u preemptions",
 				r->space, o.bound);

@@ -82,6 +82,7 @@ struct shim_explore_result {
 	unsigned long traces;		/* DPOR: distinct Mazurkiewicz traces run */
 	bool traces_overflow;		/* ... more than it could count */
 	unsigned long sleep_blocked;	/* DPOR: runs that repeated a trace */
+	double estimate;		/* DPOR, not covered: schedules in all, estimated */
 	unsigned int max_steps;		/* longest run, in scheduling points */
 	char title[512];		/* first failure's report */
 	char schedule[SHIM_EXPLORE_SCHEDULE_MAX];	/* its schedule (minimised) */
