@@ -363,7 +363,7 @@ bool dpor_record(struct dpor *d, const struct ctl_shared *sh)
  * the branches finished below each choice of the current path, weighted
  * by the share of the tree each stands for (Kilby, Slaney, Thiebaux,
  * Walsh, AAAI 2006); runs / progress estimates the total.  Checked on
- * scenarios that finish, stopped at 20-40% of their runs: 1.3 to 2.7
+ * scenarios that finish, stopped at 20-40% of their runs: 1.25 to 2.5
  * times the true count (docs/explore.md), so an order of magnitude.
  */
 double dpor_progress(const struct dpor *d)
