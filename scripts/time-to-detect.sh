@@ -23,6 +23,12 @@
 # and the report.  The baseline rows run the same scenarios on lib/ as
 # it is, where no schedule may fail.
 #
+#   scripts/time-to-detect.sh -T dpor [-t TIMEOUT_S] [DEFECT_ID...]
+#
+# the same with source-DPOR (explore -s dpor: no bound) beside the DFS
+# with k<=3, from one build and one run each (DPOR's schedule count is
+# deterministic too; its wall time is the median of 3).
+#
 # The kernel's own lib/klist.c under the klist scenarios is the
 # conformance run's (tests/conformance/, target klist-conformance).
 #
@@ -66,11 +72,12 @@ declare -A cflags=(
 	[tsan]="-O1 -g -fsanitize=thread"
 	[helgrind]="-O1 -g -DSHIM_VALGRIND"
 	[explore]="-O1 -g"
+	[dpor]="-O1 -g"
 	[fast]="-O2 -g"
 	[fast-tsan]="-O1 -g -fsanitize=thread -Wno-tsan"
 )
 for tool in "${tools[@]}"; do
-	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore fast fast-tsan)" >&2; exit 2; }
+	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore dpor fast fast-tsan)" >&2; exit 2; }
 done
 
 # The explorer's scenarios for each defect (tests/explore/*-scenarios.c).
@@ -135,7 +142,7 @@ build() {	# patch tool -> binary path
 		esac
 		touch "$dir/.patched"
 	fi
-	if [ "$tool" = explore ]; then
+	if [ "$tool" = explore ] || [ "$tool" = dpor ]; then
 		# shellcheck disable=SC2086
 		gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 			-o "$dir/explore" "$top"/tests/explore/explore-main.c \
@@ -259,8 +266,67 @@ explore_rows() {
 	done
 	cat "$table"
 }
+# DPOR beside DFS k<=3: one row per defect, every defect patch.
+dpor_rows() {
+	local table=$out/table.md p id bin names log walls r title dfs
+	local name first schedule dfirst dwall total
+	printf '| defect | scenario | DFS (k<=3): schedules to 1st failure | DFS wall | DPOR: schedules to 1st failure | DPOR wall (median of 3) | DPOR schedule (minimised) | DPOR report |\n|---|---|---|---|---|---|---|---|\n' > "$table"
+	for p in none:klist none:ddm "$top"/tests/defects/*/*.patch; do
+		id=$(basename "$p" .patch)
+		if [ $# -gt 0 ] && [ "${p#none:}" = "$p" ]; then
+			printf '%s\n' "$@" | grep -qx "$id" || continue
+		fi
+		[ -z "$baseline" ] && [ "${p#none:}" != "$p" ] && continue
+		names=$(scenarios_for "$p")
+		if [ -z "$names" ]; then
+			echo "| $id | - | - | - | - | - | no scenario | - |" >> "$table"
+			continue
+		fi
+		bin=$(build "$p" dpor) || exit 1
+		if [ "${p#none:}" != "$p" ]; then
+			# lib/ as it is: every trace of every scenario must pass.
+			log=$(dirname "$bin")/dpor-baseline.log
+			# shellcheck disable=SC2086
+			"$bin" -q -s dpor -a -t $((timeout_s * 1000)) $names > "$log" 2>&1 || true
+			r=$(awk '$1 == "RESULT" { n += $4; f += $10; c += $9; t += $7 } END { print n, f, c, NR, t / 1000 }' "$log")
+			read -r total first schedule name dwall <<< "$r"
+			echo "| $id | all $name of its group | - | - | $total schedules, $first failing; $schedule of $name covered (every trace) | ${dwall} s in all | - | - |" >> "$table"
+			echo "$id dpor: $r" >&2
+			continue
+		fi
+		log=$(dirname "$bin")/dfs.log
+		# shellcheck disable=SC2086
+		timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -k 3 -t $((timeout_s * 1000)) \
+			$names > "$log" 2>&1 || true
+		dfirst=$(awk '$1 == "RESULT" && $5 > 0 { print $5; exit }' "$log")
+		dfs=$(explore_time "$log")
+		walls=()
+		for r in 1 2 3; do
+			log=$(dirname "$bin")/dpor-run$r.log
+			# shellcheck disable=SC2086
+			timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -s dpor -t $((timeout_s * 1000)) \
+				$names > "$log" 2>&1 || true
+			walls+=("$(explore_time "$log")")
+		done
+		r=$(awk '$1 == "RESULT" && $5 > 0 { print $2, $5, $11; exit }' "$log")
+		title=$(grep -m1 "^REPORT " "$log" | sed 's/^REPORT [^:]*: //; s/|/\\|/g' | cut -c1-100 || true)
+		if [ -z "$r" ]; then
+			echo "| $id | $names | ${dfirst:-not found} | $dfs s | not found | - | - | - |" >> "$table"
+		else
+			read -r name first schedule <<< "$r"
+			dwall=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n 2p)
+			echo "| $id | $name | ${dfirst:-not found} | $dfs s | $first | ${dwall} s | \`$schedule\` | $title |" >> "$table"
+		fi
+		echo "$id dpor: dfs $dfirst ($dfs s) dpor ${walls[*]}" >&2
+	done
+	cat "$table"
+}
 if [ "${tools[*]}" = explore ]; then
 	explore_rows "$@"
+	exit 0
+fi
+if [ "${tools[*]}" = dpor ]; then
+	dpor_rows "$@"
 	exit 0
 fi
 

@@ -22,20 +22,65 @@
 #define CTL_MAX_CHOICES	8192
 #define CTL_MAX_DEV	256
 
-enum ctl_mode { CTL_FOLLOW, CTL_PCT, CTL_RANDOM };
+enum ctl_mode { CTL_FOLLOW, CTL_PCT, CTL_RANDOM, CTL_DPOR };
 
 struct ctl_choice {
 	uint16_t enabled;	/* bit per task that could run */
+	uint16_t sleep;		/* DPOR: the sleep set on arrival */
 	int8_t cur;		/* the task that ran, if still runnable; else -1 */
 	int8_t chosen;
 };
 
+/*
+ * What a transition (a task's run from one point to its next) touches,
+ * for the partial-order reduction: its dependency class and object.
+ * The table in README.md says which pairs are dependent and why.
+ */
+enum ctl_dep {
+	CTL_DEP_NONE,	/* no effect another task can see (barrier, yield) */
+	CTL_DEP_READ,	/* reads obj */
+	CTL_DEP_WRITE,	/* modifies obj */
+	CTL_DEP_LOCK,	/* takes lock obj: also lockdep's one shared graph */
+	CTL_DEP_ALL,	/* cannot be named: dependent with everything */
+};
+
+struct ctl_label {
+	const void *obj;
+	/*
+	 * A channel the transition also signalled, modified: a wake-up of
+	 * its sleepers (a task's exit wakes its joiner).  NULL: none.
+	 */
+	const void *also;
+	uint8_t dep;
+};
+
+static inline bool ctl_dependent(struct ctl_label a, struct ctl_label b)
+{
+	if (a.dep == CTL_DEP_ALL || b.dep == CTL_DEP_ALL)
+		return true;
+	if ((a.also && (a.also == b.obj || a.also == b.also)) ||
+	    (b.also && b.also == a.obj))
+		return true;
+	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
+		return false;
+	if (a.dep == CTL_DEP_LOCK && b.dep == CTL_DEP_LOCK)
+		return true;
+	return a.obj == b.obj &&
+	       (a.dep != CTL_DEP_READ || b.dep != CTL_DEP_READ);
+}
+
 struct ctl_step {
 	const char *file;	/* a string literal: valid in the parent too */
+	const void *obj;	/* what the operation after the point touches */
 	int line;
 	int8_t task;
 	uint8_t op;
+	bool ro;		/* ... and whether it only reads it */
+	int8_t next;		/* the task that ran after the point, or -1 */
+	uint16_t enabled;	/* the tasks that could run there */
 	int16_t choice;		/* index of the choice made here, or -1 */
+	/* The transition @next made from here: its own last point's label. */
+	struct ctl_label ev;
 };
 
 struct ctl_shared {
@@ -45,6 +90,10 @@ struct ctl_shared {
 	int pct_depth, pct_steps;
 	int nforced;
 	int8_t forced[CTL_MAX_CHOICES];	/* -1: the default */
+	uint16_t dpor_sleep;	/* DPOR: the sleep set after the last forced choice */
+
+	/* DPOR: the first choice at which every runnable task slept, or -1 */
+	int dpor_blocked;
 
 	/* the record */
 	int nchoices, nsteps, ntasks;
@@ -85,6 +134,30 @@ bool dfs_record(struct dfs *d, const struct ctl_shared *sh);
 /* Next plan into @sh; false when the bounded space is exhausted. */
 bool dfs_next(struct dfs *d, struct ctl_shared *sh);
 int ctl_preemptions(const struct ctl_shared *sh);
+
+/* explore-dpor.c: source-DPOR with sleep sets, in the parent */
+struct dpor_frame {
+	uint16_t enabled, backtrack, done, sleep;
+	int8_t cur, chosen;
+};
+#define DPOR_SEEN	(1u << 18)	/* distinct traces counted, at most */
+struct dpor {
+	int n;
+	unsigned long blocked;		/* runs that ended sleep-set blocked */
+	unsigned long traces;		/* distinct traces among the runs */
+	bool seen_full;
+	struct dpor_frame f[CTL_MAX_CHOICES];
+	unsigned long long seen[DPOR_SEEN];	/* trace ids, 0: empty */
+};
+void dpor_reset(struct dpor *d, struct ctl_shared *sh);
+/* Take a run's record: new frames, races, sleep; false if it diverged. */
+bool dpor_record(struct dpor *d, const struct ctl_shared *sh);
+/* The share of the search tree run so far (0..1], for an estimate. */
+double dpor_progress(const struct dpor *d);
+/* Next plan into @sh; false when every backtrack point was explored. */
+bool dpor_next(struct dpor *d, struct ctl_shared *sh);
+/* The label of the operation after a point. */
+struct ctl_label ctl_label_of(int op, const void *obj, bool ro);
 
 /* explore-run.c: the plan and record shared with the children */
 struct ctl_shared *ctl_shared_get(void);

@@ -38,6 +38,8 @@
 struct explore_shm {
 	struct ctl_shared sh;
 	struct dfs dfs;
+	bool use_dpor;			/* the DPOR search, else the DFS */
+	struct dpor dpor;
 	unsigned long total;		/* schedules started */
 	unsigned long space;		/* ... at the current bound */
 	unsigned long max_runs;
@@ -254,10 +256,12 @@ static void batch_child(const struct shim_scenario *sc)
 			shm->max_steps = (unsigned int)sh->nsteps;
 		if (shm->seeded)
 			continue;
-		if (!dfs_record(&shm->dfs, sh))
+		if (!(shm->use_dpor ? dpor_record(&shm->dpor, sh) :
+		      dfs_record(&shm->dfs, sh)))
 			shim_ctl_fail(__FILE__, __LINE__,
 				      "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
-		if (!dfs_next(&shm->dfs, sh)) {
+		if (!(shm->use_dpor ? dpor_next(&shm->dpor, sh) :
+		      dfs_next(&shm->dfs, sh))) {
 			shm->exhausted = true;
 			break;
 		}
@@ -433,6 +437,9 @@ static const char *strategy_name(const struct shim_explore_opts *o, char *buf,
 	case SHIM_EXPLORE_RANDOM:
 		snprintf(buf, len, "random");
 		break;
+	case SHIM_EXPLORE_DPOR:
+		snprintf(buf, len, "dpor");
+		break;
 	default:
 		snprintf(buf, len, "replay");
 	}
@@ -533,6 +540,33 @@ static void explore_dfs(const struct shim_scenario *sc,
 	r->covered = true;
 }
 
+/* Source-DPOR (explore-dpor.c): no bound; covered when it runs dry. */
+static void explore_dpor(const struct shim_scenario *sc,
+			 const struct shim_explore_opts *o,
+			 struct shim_explore_result *r, double start)
+{
+	shm->use_dpor = true;
+	dpor_reset(&shm->dpor, sh);
+	shm->exhausted = false;
+	for (;;) {
+		if (over_budget(o, r, start))
+			return;
+		if (!fork_run(sc, true, false)) {
+			if (shm->exhausted)
+				break;
+			continue;
+		}
+		if (!sh->title[0] || !strstr(sh->title, "diverged"))
+			dpor_record(&shm->dpor, sh);
+		note_failure(sc, r, start);
+		if (o->stop_on_failure)
+			return;
+		if (!dpor_next(&shm->dpor, sh))
+			break;
+	}
+	r->covered = true;
+}
+
 static void explore_seeded(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *o,
 			   struct shim_explore_result *r, double start)
@@ -575,6 +609,7 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	shm->total = 0;
 	shm->space = 0;
 	shm->seeded = false;
+	shm->use_dpor = false;
 	shm->max_steps = 0;
 	shm->outcomes = o.outcomes;
 	shm->outcomes_overflow = false;
@@ -624,11 +659,20 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	}
 	if (o.strategy == SHIM_EXPLORE_DFS)
 		explore_dfs(sc, &o, r, start);
+	else if (o.strategy == SHIM_EXPLORE_DPOR)
+		explore_dpor(sc, &o, r, start);
 	else
 		explore_seeded(sc, &o, r, start);
 	r->ms = now_ms() - start;
 	r->schedules = shm->total;
 	r->space = shm->space;
+	if (shm->use_dpor) {
+		r->traces = shm->dpor.traces;
+		r->traces_overflow = shm->dpor.seen_full;
+		r->sleep_blocked = shm->dpor.blocked;
+		if (!r->covered)
+			r->estimate = r->schedules / dpor_progress(&shm->dpor);
+	}
 	r->max_steps = shm->max_steps;
 	r->noutcomes = shm->noutcomes;
 	r->outcomes_overflow = shm->outcomes_overflow;
@@ -645,7 +689,19 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 		if (r->first_failure)
 			fprintf(stderr, ", first at schedule %lu after %.3f s",
 				r->first_failure, r->first_failure_ms / 1e3);
-		if (o.strategy == SHIM_EXPLORE_DFS && r->covered)
+		if (o.strategy == SHIM_EXPLORE_DPOR && r->covered)
+			fprintf(stderr, ", covered: all %lu%s traces (%lu schedules sleep-set blocked)",
+				r->traces, r->traces_overflow ? "+" : "",
+				r->sleep_blocked);
+		else if (o.strategy == SHIM_EXPLORE_DPOR && r->first_failure &&
+			 o.stop_on_failure)
+			fprintf(stderr, ", stopped at the first failure (%lu traces before it)",
+				r->traces);
+		else if (o.strategy == SHIM_EXPLORE_DPOR)
+			fprintf(stderr, ", not covered: budget spent (%lu%s traces seen; about %.2g schedules in all, by the search tree's progress)",
+				r->traces, r->traces_overflow ? "+" : "",
+				r->estimate);
+		else if (o.strategy == SHIM_EXPLORE_DFS && r->covered)
 			fprintf(stderr, ", covered: all %lu schedules with at most %u preemptions",
 				r->space, o.bound);
 		else if (o.strategy == SHIM_EXPLORE_DFS && r->first_failure &&

@@ -13,6 +13,8 @@
  *   priority i.  A bug of depth d is found by one run with probability
  *   at least 1/(n k^(d-1)) for n tasks and k steps.
  * - random: a uniform choice among the runnable tasks at every choice.
+ * - DPOR (explore-dpor.c): the plan's forced choices, then the default
+ *   among the tasks not in the sleep set.
  * - depth-first with a preemption bound (iterative context bounding,
  *   Musuvathi and Qadeer, PLDI 2007): every schedule with at most k
  *   preemptions, a preemption being a switch away from a task that
@@ -89,6 +91,23 @@ int ctl_strategy_choose(struct ctl_shared *sh, int idx, unsigned int enabled,
 		while (k--)
 			enabled &= enabled - 1;
 		return __builtin_ctz(enabled);
+	}
+	case CTL_DPOR: {
+		unsigned int awake = enabled & ~(unsigned int)sh->ch[idx].sleep;
+
+		if (idx < sh->nforced && sh->forced[idx] >= 0)
+			return sh->forced[idx];
+		/*
+		 * Past the plan: the default among the tasks not asleep.  If
+		 * all are, every continuation is one already explored; the run
+		 * goes on (it must end cleanly) but is analysed only up to here.
+		 */
+		if (!awake) {
+			if (sh->dpor_blocked < 0)
+				sh->dpor_blocked = idx;
+			awake = enabled;
+		}
+		return ctl_default_choice(awake, cur);
 	}
 	default:
 		if (idx < sh->nforced && sh->forced[idx] >= 0)

@@ -56,6 +56,7 @@ struct ctl_task {
 	long deadline;		/* simulated ms; 0: untimed */
 	long since;
 	bool timed_out;
+	struct ctl_label pend;	/* what its next transition touches */
 	ucontext_t uc;
 	void (*fn)(struct task_struct *p);
 	/* for the sanitizers: the task's stack and its fiber state */
@@ -77,6 +78,8 @@ static struct {
 	struct ctl_shared *sh;
 	int ntasks, running;
 	long now;
+	int ev_step;		/* the step the running transition began at */
+	uint16_t sleep;		/* DPOR: tasks asleep (their runs explored) */
 	struct ctl_task t[CTL_MAX_TASKS];
 } ctl;
 
@@ -146,10 +149,13 @@ void shim_ctl_fail(const char *file, int line, const char *title)
 	_exit(1);
 }
 
-static void record_step(int slot, int op, const char *file, int line)
+static void record_step(int slot, int op, const void *obj, bool ro,
+			const char *file, int line)
 {
 	struct ctl_shared *sh = ctl.sh;
 	struct ctl_step *s;
+
+	ctl.t[slot].pend = ctl_label_of(op, obj, ro);
 
 	if (sh->nsteps == CTL_MAX_STEPS) {
 		shim_report(file, line,
@@ -162,7 +168,68 @@ static void record_step(int slot, int op, const char *file, int line)
 	s->line = line;
 	s->task = (int8_t)slot;
 	s->op = (uint8_t)op;
+	s->obj = obj;
+	s->ro = ro;
+	s->next = -1;
 	s->choice = -1;
+}
+
+/*
+ * The running transition also signalled @chan (a wake-up on another
+ * channel than its own): its label says so, in its second object, or if
+ * that is taken (or @chan is NULL: it did what no object names) it
+ * becomes dependent with everything.  Either way the sleepers it is now
+ * dependent with wake.
+ */
+static void widen_transition(const void *chan)
+{
+	struct ctl_label *ev;
+	unsigned int s;
+
+	if (ctl.ev_step < 0)
+		return;
+	ev = &ctl.sh->st[ctl.ev_step].ev;
+	if (ev->dep == CTL_DEP_ALL || (chan && (ev->obj == chan || ev->also == chan)))
+		return;
+	if (ev->also || !chan)
+		ev->dep = CTL_DEP_ALL;
+	else
+		ev->also = chan;
+	for (s = ctl.sleep; s; s &= s - 1) {
+		int q = __builtin_ctz(s);
+
+		if (ctl_dependent(ctl.t[q].pend, *ev))
+			ctl.sleep &= (uint16_t)~(1u << q);
+	}
+}
+
+/*
+ * @c runs its pending operation after step @k (choice @idx, or -1):
+ * record it, and for DPOR wake the sleepers it is dependent with.  At the
+ * plan's last forced choice the sleep set starts as the plan says.
+ */
+static void ran(int k, int idx, int c, unsigned int enabled)
+{
+	struct ctl_shared *sh = ctl.sh;
+	struct ctl_label ev = ctl.t[c].pend;
+	unsigned int s;
+
+	if (k >= 0) {
+		sh->st[k].enabled = (uint16_t)enabled;
+		sh->st[k].next = (int8_t)c;
+		sh->st[k].ev = ev;
+	}
+	ctl.ev_step = k;
+	if (sh->mode != CTL_DPOR)
+		return;
+	if (idx >= 0 && idx == sh->nforced - 1)
+		ctl.sleep = sh->dpor_sleep & (uint16_t)~(1u << c);
+	for (s = ctl.sleep; s; s &= s - 1) {
+		int q = __builtin_ctz(s);
+
+		if (ctl_dependent(ctl.t[q].pend, ev))
+			ctl.sleep &= (uint16_t)~(1u << q);
+	}
 }
 
 /* File names without their directory: the same report on any machine. */
@@ -333,11 +400,18 @@ static int pick(int self)
 		check_hung(self);
 	}
 	cur = enabled & (1u << self) ? self : -1;
-	if (!(enabled & (enabled - 1)))
-		return __builtin_ctz(enabled);
-	if (sh->nchoices == CTL_MAX_CHOICES)
-		return ctl_default_choice(enabled, cur);
+	if (!(enabled & (enabled - 1))) {
+		c = __builtin_ctz(enabled);
+		ran(sh->nsteps - 1, -1, c, enabled);
+		return c;
+	}
+	if (sh->nchoices == CTL_MAX_CHOICES) {
+		c = ctl_default_choice(enabled, cur);
+		ran(sh->nsteps - 1, -1, c, enabled);
+		return c;
+	}
 	i = sh->nchoices++;
+	sh->ch[i].sleep = ctl.sleep;
 	c = ctl_strategy_choose(sh, i, enabled, cur, self);
 	if (c < 0 || !(enabled & (1u << c))) {
 		/* A replayed schedule that no longer fits this program. */
@@ -349,6 +423,7 @@ static int pick(int self)
 	sh->ch[i].chosen = (int8_t)c;
 	if (sh->nsteps)
 		sh->st[sh->nsteps - 1].choice = (int16_t)i;
+	ran(sh->nsteps - 1, i, c, enabled);
 	return c;
 }
 
@@ -364,13 +439,14 @@ static void switch_to(int self, int next)
 	fiber_arrive(self);
 }
 
-void shim_ctl_point(enum shim_op op, const char *file, int line)
+void shim_ctl_point(enum shim_op op, const void *obj, bool ro,
+		    const char *file, int line)
 {
 	int self = me();
 
 	if (self < 0)
 		return;
-	record_step(self, op, file, line);
+	record_step(self, op, obj, ro, file, line);
 	switch_to(self, pick(self));
 }
 
@@ -388,7 +464,8 @@ static void block(int self, const void *chan, long ms, enum shim_op op,
 	t->since = ctl.now;
 	t->deadline = ms > 0 ? ctl.now + ms : 0;
 	t->timed_out = false;
-	record_step(self, SHIM_OP_BLOCK, file, line);
+	/* Its retry touches the channel; a timed one, the clock: everything. */
+	record_step(self, SHIM_OP_BLOCK, ms > 0 ? NULL : chan, false, file, line);
 	switch_to(self, pick(self));
 	t->deadline = 0;
 	t->chan = NULL;
@@ -424,6 +501,7 @@ void shim_ctl_signal(const void *chan)
 
 	if (!shim_ctl_active)
 		return;
+	widen_transition(chan);
 	for (i = 0; i < ctl.ntasks; i++) {
 		struct ctl_task *t = &ctl.t[i];
 
@@ -488,6 +566,7 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 	fiber_new(t);
 	makecontext(&t->uc, (void (*)(void))trampoline, 1, slot);
 	ctl.t[slot].chan = p;
+	ctl.t[slot].pend = ctl_label_of(SHIM_OP_BLOCK, p, false);
 	ctl.t[slot].op = SHIM_OP_KTHREAD;
 	ctl.t[slot].file = __FILE__;
 	ctl.t[slot].line = __LINE__;
@@ -503,7 +582,12 @@ void shim_ctl_task_exit(struct task_struct *p)
 
 	if (self < 0 || !shim_ctl_active)
 		return;
-	record_step(self, SHIM_OP_EXIT, __FILE__, __LINE__);
+	/*
+	 * Its last transition ran the body's tail, whose plain accesses no
+	 * point names, and woke its joiner: dependent with everything.
+	 */
+	widen_transition(NULL);
+	record_step(self, SHIM_OP_EXIT, p, false, __FILE__, __LINE__);
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)
 		if (ctl.t[i].state == CTL_BLOCKED && ctl.t[i].chan == &p->shim.exited)
@@ -535,8 +619,12 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl.sh = sh;
 	ctl.ntasks = 0;
 	ctl.now = 0;
+	ctl.ev_step = -1;
+	ctl.sleep = 0;
+	sh->dpor_blocked = -1;
 	ctl_strategy_begin(sh);
 	add_task(current, CTL_RUNNABLE);
+	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, false);
 	fiber_adopt_thread(&ctl.t[0]);
 	ctl.running = 0;
 	shim_ctl_active = 1;

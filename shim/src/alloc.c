@@ -147,7 +147,11 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 
 	if (gfpflags_allow_blocking(flags))
 		__shim_might_sleep(file, line);
-	shim_ctl_only(SHIM_OP_KMALLOC, file, line);
+	/*
+	 * No one object: the new block's initialisation, and often its
+	 * publication, are plain stores in the transition that follows.
+	 */
+	shim_ctl_only(SHIM_OP_KMALLOC, NULL, false, file, line);
 	if (take_injected_failure()) {
 		if (!(flags & __GFP_NOWARN))
 			printk(KERN_WARNING "shim: injected allocation failure at %s:%d\n",
@@ -194,7 +198,8 @@ void __shim_kfree(const void *p, const char *file, int line)
 
 	if (!p)
 		return;
-	shim_ctl_only(SHIM_OP_KFREE, file, line);
+	/* Any access to the block depends on it: no one address names that. */
+	shim_ctl_only(SHIM_OP_KFREE, NULL, false, file, line);
 	/* Guarded first: the bytes before a guarded block are no header. */
 	switch (shim_guard_free(p, file, line, (void **)&b)) {
 	case SHIM_GUARD_REPORTED:

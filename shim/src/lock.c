@@ -139,7 +139,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	}
 	/* The point first: lockdep's graph is seen by every task. */
 	shim_point(kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK : SHIM_OP_MUTEX_LOCK,
-		   file, line);
+		   l, false, file, line);
 	/* Before waiting: what may deadlock is reported, not waited out. */
 	class_id = shim_lockdep_acquire(p, l, subclass, false, file, line);
 	for (;;) {
@@ -184,7 +184,7 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 
 	if (!check_magic(l, kind, file, line))
 		return 0;
-	shim_ctl_only(SHIM_OP_TRYLOCK, file, line);
+	shim_ctl_only(SHIM_OP_TRYLOCK, l, false, file, line);
 	if (kind == SHIM_MUTEX && (shim_in_hardirq()))
 		shim_report(file, line, "BUG: mutex_trylock in interrupt context at %s:%d",
 			    file, line);
@@ -257,7 +257,7 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 		return;
 	}
 	/* Before the release: a task may run between the section and it. */
-	shim_point(SHIM_OP_UNLOCK, file, line);
+	shim_point(SHIM_OP_UNLOCK, l, false, file, line);
 	shim_lockdep_pop(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	tsan_unlock(l);
@@ -352,7 +352,8 @@ void shim_irq_window(void)
 	if (!handler || p->shim.irqs_off || p->shim.hardirq)
 		return;
 	p->shim.irq_handler = NULL;
-	shim_ctl_only(SHIM_OP_IRQ, __FILE__, __LINE__);
+	/* The handler may touch anything: no one object. */
+	shim_ctl_only(SHIM_OP_IRQ, NULL, false, __FILE__, __LINE__);
 	p->shim.hardirq++;
 	p->shim.irqs_off = true;
 	handler(p->shim.irq_arg);

@@ -52,7 +52,7 @@ bool __shim_refcount_add_not_zero(int i, refcount_t *r, const char *file,
 {
 	int old;
 
-	shim_point(SHIM_OP_REFCOUNT, file, line);
+	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
 	old = atomic_read(&r->refs);
 	do {
 		if (!old)
@@ -69,7 +69,7 @@ void __shim_refcount_add(int i, refcount_t *r, const char *file, int line)
 {
 	int old;
 
-	shim_point(SHIM_OP_REFCOUNT, file, line);
+	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
 	old = atomic_read(&r->refs);
 	do {
 		if (!old) {
@@ -89,7 +89,7 @@ bool __shim_refcount_sub_and_test(int i, refcount_t *r, const char *file,
 {
 	int old;
 
-	shim_point(SHIM_OP_REFCOUNT, file, line);
+	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {
@@ -109,7 +109,7 @@ void __shim_refcount_dec(refcount_t *r, const char *file, int line)
 {
 	int old;
 
-	shim_point(SHIM_OP_REFCOUNT, file, line);
+	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {

@@ -16,21 +16,25 @@
 
 /*
  * sched_points.c and shim/explore/explore.c: a synchronisation point.  Under the
- * explorer a scheduling decision, else a seeded schedule point.
+ * explorer a scheduling decision, else a seeded schedule point.  @obj is
+ * what the operation after it touches (NULL: everything), @ro true if it
+ * only reads it: the explorer's partial-order reduction needs both.
  */
-static inline void shim_point(enum shim_op op, const char *file, int line)
+static inline void shim_point(enum shim_op op, const void *obj, bool ro,
+			      const char *file, int line)
 {
 	if (shim_ctl_active)
-		shim_ctl_point(op, file, line);
+		shim_ctl_point(op, obj, ro, file, line);
 	else
 		shim_sched_point();
 }
 
 /* A point only the explorer sees: the seeded points stay where they were. */
-static inline void shim_ctl_only(enum shim_op op, const char *file, int line)
+static inline void shim_ctl_only(enum shim_op op, const void *obj, bool ro,
+				 const char *file, int line)
 {
 	if (shim_ctl_active)
-		shim_ctl_point(op, file, line);
+		shim_ctl_point(op, obj, ro, file, line);
 }
 
 /* report.c */

@@ -71,7 +71,7 @@ void reinit_completion(struct completion *x)
 
 void complete(struct completion *x)
 {
-	shim_ctl_only(SHIM_OP_COMPLETE, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	if (x->done != UINT_MAX)
 		x->done++;
@@ -82,7 +82,7 @@ void complete(struct completion *x)
 
 void complete_all(struct completion *x)
 {
-	shim_ctl_only(SHIM_OP_COMPLETE, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	x->done = UINT_MAX;
 	pthread_cond_broadcast(&x->c);
@@ -100,7 +100,7 @@ static bool ctl_wait_done(struct completion *x, long ms, const char *file,
 {
 	long start = shim_ctl_now_ms();
 
-	shim_ctl_point(SHIM_OP_WAIT, file, line);
+	shim_ctl_point(SHIM_OP_WAIT, x, false, file, line);
 	for (;;) {
 		pthread_mutex_lock(&x->m);
 		if (x->done) {
@@ -188,7 +188,7 @@ bool try_wait_for_completion(struct completion *x)
 {
 	bool ret = false;
 
-	shim_ctl_only(SHIM_OP_WAIT, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_WAIT, x, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&x->m);
 	if (x->done) {
 		if (x->done != UINT_MAX)
@@ -226,7 +226,7 @@ void __shim_down(struct semaphore *sem, const char *file, int line,
 		 const char *func)
 {
 	__shim_might_sleep(file, line);
-	shim_ctl_only(SHIM_OP_SEMAPHORE, file, line);
+	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, file, line);
 	pthread_mutex_lock(&sem->m);
 	while (!sem->count && shim_ctl_on()) {
 		/* The explorer's wait: blocked on the semaphore until up(). */
@@ -252,7 +252,7 @@ int down_trylock(struct semaphore *sem)
 {
 	int busy;
 
-	shim_ctl_only(SHIM_OP_SEMAPHORE, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&sem->m);
 	busy = !sem->count;
 	if (!busy)
@@ -263,7 +263,7 @@ int down_trylock(struct semaphore *sem)
 
 void up(struct semaphore *sem)
 {
-	shim_ctl_only(SHIM_OP_SEMAPHORE, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&sem->m);
 	sem->count++;
 	pthread_cond_signal(&sem->c);

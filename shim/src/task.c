@@ -239,7 +239,7 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 	 * follows it, or a lost wake-up (test, then set state) is one
 	 * step the explorer can never split.
 	 */
-	shim_point(SHIM_OP_SET_STATE, file, line);
+	shim_point(SHIM_OP_SET_STATE, p, false, file, line);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	p->shim.state_file = file;
@@ -287,7 +287,7 @@ static long sleep_until_woken(long timeout_ms, const char *file, int line,
 
 	/* This is where a task sleeps !TASK_RUNNING: only the context counts. */
 	__shim_might_resched(file, line);
-	shim_point(SHIM_OP_SCHEDULE, file, line);
+	shim_point(SHIM_OP_SCHEDULE, p, true, file, line);
 	if (shim_ctl_on())
 		return ctl_sleep(timeout_ms, file, line, func);
 	pthread_mutex_lock(&p->shim.wait_lock);
@@ -353,7 +353,7 @@ int wake_up_process(struct task_struct *p)
 {
 	int woke = 0;
 
-	shim_point(SHIM_OP_WAKE, __FILE__, __LINE__);
+	shim_point(SHIM_OP_WAKE, p, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
@@ -369,7 +369,7 @@ int wake_up_process(struct task_struct *p)
 void yield(void)
 {
 	if (shim_ctl_on())
-		shim_ctl_point(SHIM_OP_YIELD, __FILE__, __LINE__);
+		shim_ctl_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
 	else
 		sched_yield();
 }
@@ -395,7 +395,7 @@ void shim_udelay(unsigned long usecs)
 
 	/* A busy wait: no simulated time passes, but others may run. */
 	if (shim_ctl_on()) {
-		shim_ctl_point(SHIM_OP_YIELD, __FILE__, __LINE__);
+		shim_ctl_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
 		return;
 	}
 	while (shim_now_ms() < end)
@@ -485,7 +485,8 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	p->shim.is_kthread = true;
 	p->shim.threadfn = threadfn;
 	p->shim.data = data;
-	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	/* A new task: the reduction cannot name all it touches. */
+	shim_ctl_only(SHIM_OP_KTHREAD, NULL, false, __FILE__, __LINE__);
 	if (shim_ctl_task_new(p, ctl_kthread_main)) {
 		/* Under the explorer: a coroutine, not a thread. */
 	} else if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {
@@ -504,7 +505,7 @@ bool kthread_should_stop(void)
 	struct task_struct *p = current;
 	bool stop;
 
-	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_KTHREAD, p, true, __FILE__, __LINE__);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	stop = p->shim.should_stop;
 	pthread_mutex_unlock(&p->shim.wait_lock);
@@ -515,7 +516,7 @@ int kthread_stop(struct task_struct *k)
 {
 	might_sleep();
 	/* Before should_stop is set: the thread may test it either side. */
-	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_KTHREAD, k, false, __FILE__, __LINE__);
 	pthread_mutex_lock(&k->shim.wait_lock);
 	if (k->shim.stopped) {
 		pthread_mutex_unlock(&k->shim.wait_lock);
@@ -537,7 +538,7 @@ int kthread_stop(struct task_struct *k)
 /* Under the explorer, waiting for a kthread to return is a block, not a join. */
 void shim_kthread_wait_exit(struct task_struct *p)
 {
-	shim_ctl_only(SHIM_OP_KTHREAD, __FILE__, __LINE__);
+	shim_ctl_only(SHIM_OP_KTHREAD, &p->shim.exited, true, __FILE__, __LINE__);
 	while (shim_ctl_on() && !READ_ONCE(p->shim.exited))
 		shim_ctl_block(&p->shim.exited, SHIM_OP_KTHREAD, __FILE__,
 			       __LINE__, "kthread_stop (waits for the thread's exit)");

@@ -4,7 +4,7 @@
  * the KUnit runner.  scripts/time-to-detect.sh builds it against each
  * defect patch and hunts the defect with it.
  *
- *   explore [-s dfs|pct|random] [-k BOUND] [-d DEPTH] [-S SEED]
+ *   explore [-s dfs|pct|random|dpor] [-k BOUND] [-d DEPTH] [-S SEED]
  *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l]
  *           NAME...
  *
@@ -73,12 +73,44 @@ static int replay_check(const struct shim_scenario *sc,
 	return bad != 0;
 }
 
+/*
+ * -T: one markdown row per scenario, DFS k<=2 (today's claim) beside
+ * DPOR (every trace), in one run: schedules, traces, time, rates.
+ */
+static void table_row(const struct shim_scenario *sc,
+		      const struct shim_explore_opts *base)
+{
+	struct shim_explore_opts o = *base;
+	static struct shim_explore_result dfs, dpor;
+	char state[64] = "complete";
+
+	o.quiet = true;
+	o.stop_on_failure = false;
+	o.strategy = SHIM_EXPLORE_DFS;
+	o.bound = 2;
+	o.iterate = true;
+	shim_explore(sc, &o, &dfs);
+	o.strategy = SHIM_EXPLORE_DPOR;
+	shim_explore(sc, &o, &dpor);
+	if (!dpor.covered)
+		snprintf(state, sizeof(state), "budget spent: about %.2g schedules in all",
+			 dpor.estimate);
+	printf("| %s | %lu%s | %.2f s | %.0f | %lu%s | %lu | %lu | %.2f s | %.0f | %s | %lu |\n",
+	       sc->name, dfs.schedules, dfs.covered ? "" : " (not covered)",
+	       dfs.ms / 1e3, dfs.schedules / (dfs.ms / 1e3 + 1e-9),
+	       dpor.traces, dpor.traces_overflow ? "+" : "", dpor.schedules,
+	       dpor.sleep_blocked, dpor.ms / 1e3,
+	       dpor.schedules / (dpor.ms / 1e3 + 1e-9),
+	       state, dpor.failures);
+	fflush(stdout);
+}
+
 static const char usage_text[] =
 "usage: explore [options] NAME...\n"
 "       explore -r SCHEDULE [options] [NAME]\n"
 "       explore -l | -h\n"
 "Explore each scenario NAME under a controlled, deterministic scheduler.\n"
-"  -s dfs|pct|random  strategy (default dfs)\n"
+"  -s dfs|pct|random|dpor  strategy (default dfs; dpor: every trace, no bound)\n"
 "  -k BOUND           dfs: at most BOUND preemptions (default 2)\n"
 "  -I                 dfs: only the bound given, not 0..BOUND in turn\n"
 "  -d DEPTH           pct: depth d (default 3)\n"
@@ -89,6 +121,8 @@ static const char usage_text[] =
 "  -a                 keep going after the first failure\n"
 "  -x N               replay the failure found N times; fail unless identical\n"
 "  -q                 no interleaving, only the RESULT lines\n"
+"  -T                 table: DFS k<=2 beside DPOR, a markdown row a scenario\n"
+"                     (-n, -t: each strategy's budget per scenario)\n"
 "  -l                 list the scenarios\n"
 "  -h, --help         this text\n"
 "Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
@@ -135,8 +169,9 @@ int main(int argc, char **argv)
 	const struct shim_scenario *named[64];
 	const char *strategy = "dfs";
 	int opt, i, n = 0, failed = 0, replays = 0;
+	bool table = false;
 
-	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:h", longopts,
+	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:hT", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -145,6 +180,8 @@ int main(int argc, char **argv)
 				o.strategy = SHIM_EXPLORE_PCT;
 			else if (!strcmp(optarg, "random"))
 				o.strategy = SHIM_EXPLORE_RANDOM;
+			else if (!strcmp(optarg, "dpor"))
+				o.strategy = SHIM_EXPLORE_DPOR;
 			else if (strcmp(optarg, "dfs"))
 				return usage_error("no strategy %s", optarg);
 			break;
@@ -179,6 +216,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'T':
+			table = true;
 			break;
 		case 'l':
 			for (i = 0; all[i]; i++)
@@ -224,6 +264,15 @@ int main(int argc, char **argv)
 				o.replay, named[i]->name, err);
 			return 2;
 		}
+	}
+	if (table) {
+		if (o.replay)
+			return usage_error("%s", "-T and -r do not go together");
+		printf("| scenario | DFS k<=2: schedules | DFS time | DFS schedules/s | DPOR: traces | DPOR: schedules | of them sleep-set blocked | DPOR time | DPOR schedules/s | DPOR | failing DPOR schedules |\n");
+		printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+		for (i = 0; i < n; i++)
+			table_row(named[i], &o);
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		const struct shim_scenario *sc = named[i];

@@ -14,6 +14,7 @@
 #define EXPLORE_SELF_SCENARIOS(X)		\
 	X(self_locked_counter)			\
 	X(self_lost_update)			\
+	X(self_store_order)			\
 	X(self_never_completed)			\
 	X(self_msleep_simulated)		\
 	X(self_lockdep_order)

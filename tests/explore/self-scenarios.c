@@ -79,6 +79,31 @@ const struct shim_scenario self_lost_update = {
 	.fingerprint = counter,
 };
 
+/*
+ * Two stores to one variable and nothing else: only their order decides
+ * the final value.  DPOR must take the two stores as dependent, or it
+ * runs one order and misses an outcome (explore.dpor_self_store_order).
+ */
+static void store_one(void *ctx)
+{
+	WRITE_ONCE(((struct sctx *)ctx)->counter, 1);
+}
+
+static void store_two(void *ctx)
+{
+	WRITE_ONCE(((struct sctx *)ctx)->counter, 2);
+}
+
+static void check_free(void *ctx);
+
+const struct shim_scenario self_store_order = {
+	.name = "self_store_order",
+	.setup = setup,
+	.body = { store_one, store_two },
+	.check = check_free,
+	.fingerprint = counter,
+};
+
 static void wait_never(void *ctx)
 {
 	struct sctx *c = ctx;

@@ -20,12 +20,12 @@
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
 #define READ_ONCE(x) ({							\
-	shim_ctl_hook(SHIM_OP_READ_ONCE);				\
+	shim_ctl_hook(SHIM_OP_READ_ONCE, &(x), true);				\
 	shim_vg_marked((void *)&(x), sizeof(x));				\
 	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
 })
 #define WRITE_ONCE(x, val) do {						\
-	shim_ctl_hook(SHIM_OP_WRITE_ONCE);				\
+	shim_ctl_hook(SHIM_OP_WRITE_ONCE, &(x), false);				\
 	shim_vg_marked((void *)&(x), sizeof(x));				\
 	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
 } while (0)

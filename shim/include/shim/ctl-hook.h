@@ -13,6 +13,8 @@
 #ifndef _SHIM_CTL_HOOK_H
 #define _SHIM_CTL_HOOK_H
 
+#include <stdbool.h>
+
 /* What a task did at a scheduling point: for the printed interleaving. */
 enum shim_op {
 	SHIM_OP_NONE,
@@ -27,14 +29,21 @@ enum shim_op {
 };
 
 extern int shim_ctl_active;
-void shim_ctl_point(enum shim_op op, const char *file, int line);
+/*
+ * @obj is what the operation after the point touches (NULL: it cannot
+ * be named, and the partial-order reduction takes it as touching
+ * everything); @ro is true if it only reads it.
+ */
+void shim_ctl_point(enum shim_op op, const void *obj, bool ro,
+		    const char *file, int line);
 
 #if defined(SHIM_INTERNAL)
-#define shim_ctl_hook(op)	do { } while (0)
+#define shim_ctl_hook(op, obj, ro)	do { } while (0)
 #else
-#define shim_ctl_hook(op) do {						\
+#define shim_ctl_hook(op, obj, ro) do {					\
 	if (__builtin_expect(shim_ctl_active, 0))			\
-		shim_ctl_point((op), __FILE__, __LINE__);		\
+		shim_ctl_point((op), (const void *)(obj), (ro),		\
+			       __FILE__, __LINE__);			\
 } while (0)
 #endif
 

@@ -13,8 +13,9 @@
  * at once, naming every task and where it waits.  Time is simulated.
  *
  * Strategies: depth-first up to a preemption bound (iterative context
- * bounding, as CHESS), PCT with depth d (Burckhardt et al., ASPLOS
- * 2010), or random from a seed.  Every failure prints a schedule string
+ * bounding, as CHESS), source-DPOR with sleep sets (Abdulla et al.,
+ * POPL 2014: every Mazurkiewicz trace, no bound), PCT with depth d
+ * (Burckhardt et al., ASPLOS 2010), or random from a seed.  Every failure prints a schedule string
  * which replays it exactly (SHIM_SCHEDULE=... or opts.replay), and its
  * minimised interleaving: one line per step, a column per task.
  */
@@ -52,6 +53,7 @@ enum shim_explore_strategy {
 	SHIM_EXPLORE_PCT,	/* PCT, depth d, one seed per schedule */
 	SHIM_EXPLORE_RANDOM,	/* a random choice at every point */
 	SHIM_EXPLORE_REPLAY,	/* one schedule, from opts.replay */
+	SHIM_EXPLORE_DPOR,	/* source-DPOR with sleep sets: every trace, no bound */
 };
 
 struct shim_explore_opts {
@@ -75,8 +77,12 @@ struct shim_explore_result {
 	double first_failure_ms;
 	double ms;
 	int bound_done;			/* DFS: highest bound fully covered, -1 none */
-	bool covered;			/* DFS: the whole bounded space was run */
+	bool covered;			/* DFS: the whole bounded space was run; DPOR: every trace */
 	unsigned long space;		/* DFS: schedules run at the last bound */
+	unsigned long traces;		/* DPOR: distinct Mazurkiewicz traces run */
+	bool traces_overflow;		/* ... more than it could count */
+	unsigned long sleep_blocked;	/* DPOR: runs that repeated a trace */
+	double estimate;		/* DPOR, not covered: schedules in all, estimated */
 	unsigned int max_steps;		/* longest run, in scheduling points */
 	char title[512];		/* first failure's report */
 	char schedule[SHIM_EXPLORE_SCHEDULE_MAX];	/* its schedule (minimised) */
