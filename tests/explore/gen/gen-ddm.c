@@ -566,6 +566,19 @@ static bool ddm_explain(const struct gen_run *r, const struct gen_final *f,
 	return ddm_step(m, r, f, ev, nev, 0);
 }
 
+bool gen_ddm_f1(const struct gen_spec *s)
+{
+	int d;
+
+	if (s->fam != &gen_ddm_family)
+		return false;
+	for (d = 0; d < 2; d++)
+		if (!(ddm_init[s->state].devs & (1u << d)) &&
+		    uses(s, D_DEV_REG, d) && uses(s, D_DEV_UNREG, d))
+			return true;
+	return false;
+}
+
 const struct gen_family gen_ddm_family = {
 	.name = "ddm",
 	.ops = ddm_ops,

@@ -262,7 +262,8 @@ static bool klist_apply(struct kmodel *m, const struct gen_run *r, int i, int t,
 
 	switch (op->kind) {
 	case K_ADD_HEAD:
-		insert_at(m, 0, spare, t);
+		/* The planted mistake: add_head modelled as add_tail. */
+		insert_at(m, gen_mutant("add_head_at_tail") ? m->nord : 0, spare, t);
 		return true;
 	case K_ADD_TAIL:
 		insert_at(m, m->nord, spare, t);

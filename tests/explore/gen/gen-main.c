@@ -4,7 +4,7 @@
  * under the explorer, each outcome checked against the sequential model.
  *
  *   explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]
- *               [-t MS] [-N SCHEDULES] [-c] [-l] [-x]
+ *               [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]
  *
  * -c only counts the scenarios; -l lists their names; -x expects a
  * failure (a defect build): exit 0 only if some scenario failed.  Prints
@@ -24,9 +24,30 @@
 struct totals {
 	struct shim_explore_opts o;
 	bool list;
+	const char *match;		/* -m: only names containing this */
 	unsigned long scenarios, schedules, outcomes, failed, uncovered, overflow;
+	unsigned long known, known_missing;
 	unsigned long fail_budget;	/* after this many failures, stop exploring */
 };
+
+/*
+ * What the generator found in lib/ as it is, left to lib/'s owner (not
+ * fixed here): the scenarios it fails, and what it says.  Each is
+ * counted as KNOWN; one that passes fails the run ("fixed?"), so its
+ * entry goes with the fix.
+ *
+ * F1: a device unregistered while its register is still attaching it.
+ * The register marks the device added (DDM_DEV_ADDED, H2) before its own
+ * attach; an unregister then wins its claim, unbinds, drops the last
+ * reference and releases the device (mutex_destroy(), the object put)
+ * while the register goes on to lock it: one preemption, any initial
+ * state.  The driver twin of this is D11; 6.1's device_add() holds its
+ * own reference (get_device() .. put_device()) across the whole add.
+ */
+static bool known_finding(const struct gen_spec *s, const char *title)
+{
+	return gen_ddm_f1(s) && (!title || strstr(title, "ddm_device_lock"));
+}
 
 static void run_one(const struct gen_spec *s, void *arg)
 {
@@ -37,10 +58,12 @@ static void run_one(const struct gen_spec *s, void *arg)
 
 	if (t->list) {
 		gen_name(s, name, sizeof(name));
-		printf("%s\n", name);
+		if (!t->match || strstr(name, t->match))
+			printf("%s\n", name);
 		return;
 	}
-	if (t->failed >= t->fail_budget)
+	gen_name(s, name, sizeof(name));
+	if (t->failed >= t->fail_budget || (t->match && !strstr(name, t->match)))
 		return;
 	sc = gen_scenario(s);
 	shim_explore(sc, &t->o, &r);
@@ -50,6 +73,19 @@ static void run_one(const struct gen_spec *s, void *arg)
 	t->overflow += r.outcomes_overflow;
 	if (t->o.strategy == SHIM_EXPLORE_DFS && !r.covered && !r.failures)
 		t->uncovered++;
+	if (known_finding(s, NULL) && t->o.strategy == SHIM_EXPLORE_DFS) {
+		if (r.failures && known_finding(s, r.title)) {
+			t->known++;
+			printf("KNOWN %s: %s\n  schedule %s\n", sc->name, r.title,
+			       r.schedule);
+			return;
+		}
+		if (!r.failures && t->o.bound >= 1) {
+			t->known_missing++;
+			printf("FIXED? %s: the known finding F1 did not show\n", sc->name);
+			return;
+		}
+	}
 	if (r.failures) {
 		t->failed++;
 		printf("FAIL %s: %s\n  schedule %s\n  replay: explore -r '%s'\n",
@@ -68,13 +104,14 @@ static double now_ms(void)
 
 static const char usage[] =
 "usage: explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]\n"
-"                   [-t MS] [-N SCHEDULES] [-c] [-l] [-x]\n"
+"                   [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]\n"
 "Every generated scenario (pairs: -n 2, triples: -n 3) under the explorer,\n"
 "every outcome checked against the sequential model.\n"
 "  -k BOUND     dfs: at most BOUND preemptions (default 1)\n"
 "  -t MS        wall-clock budget per scenario (default 5000)\n"
 "  -N N         at most N schedules per scenario (default 20000)\n"
 "  -S SEED      pct, random: first seed; -d DEPTH pct depth\n"
+"  -m TEXT      only the scenarios whose name contains TEXT\n"
 "  -c           count the scenarios only\n"
 "  -l           list their names\n"
 "  -x           expect a failure: exit 0 only if one was found\n"
@@ -95,7 +132,7 @@ int main(int argc, char **argv)
 	double start;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "f:n:s:k:t:N:S:d:clxh")) != -1) {
+	while ((opt = getopt(argc, argv, "f:n:s:k:t:N:S:d:m:clxh")) != -1) {
 		switch (opt) {
 		case 'f':
 			family = optarg;
@@ -144,6 +181,9 @@ int main(int argc, char **argv)
 			if (*end || !*optarg)
 				goto bad;
 			break;
+		case 'm':
+			t.match = optarg;
+			break;
 		case 'c':
 			count = true;
 			break;
@@ -183,15 +223,15 @@ int main(int argc, char **argv)
 		return 0;
 	printf("GEN TOTAL %s k<=%u (%s, per scenario at most %lu schedules, %u ms): "
 	       "%lu scenarios, %lu schedules, %lu distinct outcomes checked against the model, "
-	       "%lu failed, %lu not covered within the budget%s, %.1f s\n",
+	       "%lu failed, %lu known (F1), %lu not covered within the budget%s, %.1f s\n",
 	       strategy, t.o.bound, t.o.iterate ? "iterated" : "bound only",
 	       t.o.max_schedules, t.o.max_ms, t.scenarios, t.schedules, t.outcomes,
-	       t.failed, t.uncovered,
+	       t.failed, t.known, t.uncovered,
 	       t.overflow ? " (some outcome sets overflowed: counted to 64)" : "",
 	       (now_ms() - start) / 1e3);
 	if (expect_fail)
 		return t.failed ? 0 : 1;
-	return t.failed ? 1 : 0;
+	return t.failed || t.known_missing ? 1 : 0;
 bad:
 	fputs(usage, stderr);
 	return 2;

@@ -182,6 +182,13 @@ bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
 	return true;
 }
 
+bool gen_mutant(const char *name)
+{
+	const char *m = getenv("GEN_MODEL_MUTANT");
+
+	return m && !strcmp(m, name);
+}
+
 /* --- the scenario ------------------------------------------------------- */
 
 static void *setup_spec(const struct gen_spec *s)

@@ -111,6 +111,8 @@ struct gen_run {
 
 extern const struct gen_family gen_klist_family;
 extern const struct gen_family gen_ddm_family;
+/* The scenarios finding F1 fails (gen-main.c): a register and an unregister of a device not registered at the start. */
+bool gen_ddm_f1(const struct gen_spec *s);
 
 /* --- the generator (gen.c) ---------------------------------------------- */
 
@@ -129,6 +131,12 @@ bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len);
 const struct shim_scenario *gen_scenario(const struct gen_spec *s);
 /* The scenario named @name (gen:... or gen/...), or NULL; for the `explore` CLI. */
 const struct shim_scenario *gen_find(const char *name);
+
+/*
+ * A mistake planted in a model on purpose (GEN_MODEL_MUTANT=@name): the
+ * proof that the check fails when the model and lib/ disagree.
+ */
+bool gen_mutant(const char *name);
 
 /* --- the check (gen-check.c) -------------------------------------------- */
 
