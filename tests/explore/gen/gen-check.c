@@ -20,9 +20,9 @@ struct search {
 	const struct gen_run *r;
 	const struct gen_final *f;
 	int nev;		/* events in all */
-	int ev[2 * GEN_MAX_OPS];
+	int ev[3 * GEN_MAX_OPS];
 	int placed[GEN_MAX_OPS];	/* events of each op placed so far */
-	int need[GEN_MAX_OPS];		/* 1, or 2 for a walk */
+	int need[GEN_MAX_OPS];		/* its events: 1, 2 for a walk, or more */
 };
 
 /* May op @i have its next event now?  Every op that ended before it began must be done. */
@@ -65,7 +65,7 @@ bool gen_linearizable(const struct gen_run *r, const struct gen_final *f)
 	for (i = 0; i < r->spec.nops; i++) {
 		const struct gen_opdef *d = &r->spec.fam->ops[r->spec.op[i].kind];
 
-		s.need[i] = d->walk || d->span ? 2 : 1;
+		s.need[i] = d->events ? d->events : d->walk ? 2 : 1;
 		s.nev += s.need[i];
 	}
 	return search(&s, 0);

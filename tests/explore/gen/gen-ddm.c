@@ -55,7 +55,8 @@ enum {
 };
 
 static const struct gen_opdef ddm_ops[D_NR] = {
-	[D_DRV_REG]	= { "drv_reg", GEN_ARG_DRV, false, true },
+	/* Claims the driver; joins the bus list; attaches, then is registered. */
+	[D_DRV_REG]	= { "drv_reg", GEN_ARG_DRV, false, 3 },
 	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV },
 	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV },
 	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV },
@@ -348,6 +349,8 @@ struct dmodel {
 	int pos;			/* the next place at a list's tail */
 	int warned[DW_NR];
 	int tb[GEN_MAX_OPS], te[GEN_MAX_OPS];
+	int seen[GEN_MAX_OPS];		/* events of each op so far */
+	bool listed[2];			/* a driver on the bus list */
 	bool failed[GEN_MAX_OPS];	/* a register that lost its claim */
 	/* A register under way: each device was bound at some moment since it began. */
 	bool was_bound[GEN_MAX_OPS][2];
@@ -363,7 +366,7 @@ static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 	int i, d;
 
 	for (i = 0; i < r->spec.nops; i++)
-		if (r->spec.op[i].kind == D_DRV_REG && m->tb[i] >= 0 && m->te[i] < 0)
+		if (r->spec.op[i].kind == D_DRV_REG && m->seen[i] == 2)
 			for (d = 0; d < 2; d++)
 				m->was_bound[i][d] |= m->bound[d] >= 0;
 	return ddm_step(*m, r, f, ev, nev, t + 1);
@@ -454,7 +457,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 	i = ev[t];
 	op = &r->spec.op[i];
 	a = op->arg;
-	begin = m.tb[i] < 0;
+	begin = m.seen[i]++ == 0;
 	if (begin)
 		m.tb[i] = t;
 	else
@@ -462,23 +465,28 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 
 	switch (op->kind) {
 	case D_DRV_REG:
-		if (!begin) {
-			if (m.failed[i])
-				return ddm_next(&m, r, f, ev, nev, t);
+		if (m.seen[i] > 1 && m.failed[i])
+			return ddm_next(&m, r, f, ev, nev, t);
+		if (m.seen[i] == 3) {
 			/* Only now can it be unregistered (D11). */
 			m.drv[a] = M_REGISTERED;
 			return ddm_attach_end(&m, r, f, ev, nev, t, i, 0);
+		}
+		if (m.seen[i] == 2) {
+			/* On the bus list: devices added from now may bind to it. */
+			m.listed[a] = true;
+			m.drv_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
+			for (d = 0; d < 2; d++)
+				m.was_bound[i][d] = m.bound[d] >= 0;
+			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.drv[a] != M_UNREG) {
 			m.warned[DW_DRV_TWICE0 + a]++;
 			m.failed[i] = true;
 			return r->rec[i].ret == -EBUSY && ddm_next(&m, r, f, ev, nev, t);
 		}
-		/* Claimed and on the bus list: devices added from now may bind to it. */
+		/* Claimed (D9): a second register or an unregister now loses. */
 		m.drv[a] = M_REGISTERING;
-		m.drv_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
-		for (d = 0; d < 2; d++)
-			m.was_bound[i][d] = m.bound[d] >= 0;
 		return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
 	case D_DRV_UNREG:
 		if (m.drv[a] != M_REGISTERED) {
@@ -488,6 +496,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		m.drv[a] = M_UNREG;
+		m.listed[a] = false;
 		m.drv_life[a].deleted = t;
 		for (d = 0; d < 2; d++)
 			if (m.bound[d] == a)
@@ -506,7 +515,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		for (j = 0; j < 2; j++) {
 			struct dmodel b = m;
 
-			if (m.drv[j] == M_UNREG)
+			if (!m.listed[j])
 				continue;
 			b.bound[a] = j;
 			if (ddm_next(&b, r, f, ev, nev, t))
@@ -515,7 +524,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		/* ... or to none: there is none, or one registering binds it at its end. */
 		for (j = 0; j < 2 && m.drv[j] != M_REGISTERING; j++)
 			;
-		if (j == 2 && (m.drv[0] != M_UNREG || m.drv[1] != M_UNREG))
+		if (j == 2 && (m.listed[0] || m.listed[1]))
 			return false;
 		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
@@ -553,6 +562,7 @@ static bool ddm_explain(const struct gen_run *r, const struct gen_final *f,
 	for (i = 0; i < 2; i++)
 		if (drvs & (1u << i)) {
 			m.drv[i] = M_REGISTERED;
+			m.listed[i] = true;
 			m.drv_life[i] = (struct gen_life){ -1, GEN_NEVER, m.pos++ };
 		}
 	for (i = 0; i < 2; i++)

@@ -35,7 +35,7 @@ struct gen_opdef {
 	const char *name;
 	enum gen_arg arg;
 	bool walk;		/* not atomic: checked against the walk spec */
-	bool span;		/* not atomic either: a begin and an end event */
+	int events;		/* not atomic either: this many events (0: 1, a walk 2) */
 };
 
 /* One operation of a scenario: its kind and its target (-1: none). */
@@ -93,8 +93,8 @@ struct gen_family {
 	void (*teardown)(struct gen_run *r);
 	/*
 	 * The model: does this order of events explain @r and @f?  @ev
-	 * lists op indices; a walk's or a span's index appears twice
-	 * (begin, end).
+	 * lists op indices; a walk's index appears twice (begin, end), an
+	 * op's with .events that many times.
 	 */
 	bool (*explain)(const struct gen_run *r, const struct gen_final *f,
 			const int *ev, int nev);
