@@ -12,14 +12,17 @@
  *
  * The model (ddm_explain()), reviewed against lib/ddm/ and
  * docs/lessons.md:
- *  - drv_reg: a registered driver joins the tail of the bus's driver
- *    list and binds every added, unbound device (D2); a second register
- *    (also of a driver being unregistered) is -EBUSY and reported (D9).
+ *  - drv_reg (three events: claim, join, attach end): joins the tail
+ *    of the bus's driver list and by its end binds every added, unbound
+ *    device (D2) unless it saw that device bound meanwhile; a second
+ *    register (also of a driver being unregistered) is -EBUSY and
+ *    reported (D9).
  *  - drv_unreg: unbinds its devices, leaves the list; of a driver not
- *    registered it is reported and changes nothing (D9); the report may
- *    say "while it registers" only if a register of it overlapped (D11).
- *  - dev_reg: joins the tail of the device list and binds to a
- *    registered driver, or stays unbound if there is none.  Which
+ *    registered it is reported and changes nothing (D9), "while it
+ *    registers" between a register's claim and its end (D11).
+ *  - dev_reg: claims the device, joins the tail of the device list,
+ *    is announced and binds to a driver on the list, or stays unbound if
+ *    there is none (three events).  Which
  *    driver: sequentially the first on the list, but a driver
  *    registering at the same time may take it first (its attach probes
  *    the device as soon as it is announced, H2), so the model lets it be
@@ -58,7 +61,8 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	/* Claims the driver; joins the bus list; attaches, then is registered. */
 	[D_DRV_REG]	= { "drv_reg", GEN_ARG_DRV, false, 3 },
 	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV },
-	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV },
+	/* Claims the device; joins the bus list; is announced and attached. */
+	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 3 },
 	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV },
 	[D_RELEASE]	= { "release", GEN_ARG_DEV },
 	[D_WALK_DEVS]	= { "walk_devs", GEN_ARG_NONE, true },
@@ -503,15 +507,25 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 				m.bound[d] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_REG:
-		if (m.dev_state[a] != DDM_DEV_INITIAL) {
-			m.warned[DW_DEV_TWICE0 + a]++;
-			return r->rec[i].ret == -EBUSY && ddm_next(&m, r, f, ev, nev, t);
+		if (m.seen[i] > 1 && m.failed[i])
+			return ddm_next(&m, r, f, ev, nev, t);
+		if (m.seen[i] == 1) {
+			if (m.dev_state[a] != DDM_DEV_INITIAL) {
+				m.warned[DW_DEV_TWICE0 + a]++;
+				m.failed[i] = true;
+				return r->rec[i].ret == -EBUSY &&
+				       ddm_next(&m, r, f, ev, nev, t);
+			}
+			/* Claimed (D9): not yet on the list, not yet to be deleted. */
+			m.dev_state[a] = DDM_DEV_ADDING;
+			return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
 		}
-		if (r->rec[i].ret)
-			return false;
+		if (m.seen[i] == 2) {
+			m.dev_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
+		/* Announced (H2), then attached: to a driver on the list, ... */
 		m.dev_state[a] = DDM_DEV_ADDED;
-		m.dev_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
-		/* Bound to a driver on the list (see the top), ... */
 		for (j = 0; j < 2; j++) {
 			struct dmodel b = m;
 
