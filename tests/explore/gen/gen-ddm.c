@@ -13,11 +13,14 @@
  * The model (ddm_explain()), reviewed against lib/ddm/ and
  * docs/lessons.md:
  *  - drv_reg (three events: claim, join, attach end): joins the tail
- *    of the bus's driver list and by its end binds every added, unbound
- *    device (D2) unless it saw that device bound meanwhile; a second
+ *    of the bus's driver list; its attach may bind an added, unbound
+ *    device at any moment until its end, by which every such device is
+ *    bound (D2) unless it was bound meanwhile; a second
  *    register (also of a driver being unregistered) is -EBUSY and
  *    reported (D9).
- *  - drv_unreg: unbinds its devices, leaves the list; of a driver not
+ *  - drv_unreg (two events: the claim, which leaves the list and
+ *    unbinds, and the end, after which it may be registered again;
+ *    a register between is -EBUSY): of a driver not
  *    registered it is reported and changes nothing (D9), "while it
  *    registers" between a register's claim and its end (D11).
  *  - dev_reg: claims the device, joins the tail of the device list,
@@ -60,7 +63,8 @@ enum {
 static const struct gen_opdef ddm_ops[D_NR] = {
 	/* Claims the driver; joins the bus list; attaches, then is registered. */
 	[D_DRV_REG]	= { "drv_reg", GEN_ARG_DRV, false, 3 },
-	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV },
+	/* Claims, leaves the list and unbinds; then may be registered again. */
+	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV, false, 2 },
 	/* Claims the device; joins the bus list; is announced and attached. */
 	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 3 },
 	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV },
@@ -343,7 +347,7 @@ static void ddm_teardown(struct gen_run *r)
 
 /* --- the sequential model ------------------------------------------------ */
 
-enum { M_UNREG, M_REGISTERING, M_REGISTERED };
+enum { M_UNREG, M_REGISTERING, M_REGISTERED, M_GOING };
 
 struct dmodel {
 	int dev_state[2];		/* DDM_DEV_INITIAL, _ADDED, _DELETED */
@@ -363,7 +367,11 @@ struct dmodel {
 static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		     const struct gen_final *f, const int *ev, int nev, int t);
 
-/* After each event: what the registers under way saw bound. */
+/*
+ * After each event: what the registers under way saw bound; then the
+ * next event, or first a bind by a register's attach under way (it binds
+ * an added, unbound device at any moment between its join and its end).
+ */
 static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 		     const struct gen_final *f, const int *ev, int nev, int t)
 {
@@ -373,7 +381,22 @@ static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 		if (r->spec.op[i].kind == D_DRV_REG && m->seen[i] == 2)
 			for (d = 0; d < 2; d++)
 				m->was_bound[i][d] |= m->bound[d] >= 0;
-	return ddm_step(*m, r, f, ev, nev, t + 1);
+	if (ddm_step(*m, r, f, ev, nev, t + 1))
+		return true;
+	for (i = 0; i < r->spec.nops; i++) {
+		if (r->spec.op[i].kind != D_DRV_REG || m->seen[i] != 2 || m->failed[i])
+			continue;
+		for (d = 0; d < 2; d++) {
+			struct dmodel b = *m;
+
+			if (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0)
+				continue;
+			b.bound[d] = r->spec.op[i].arg;
+			if (ddm_next(&b, r, f, ev, nev, t))
+				return true;
+		}
+	}
+	return false;
 }
 
 static bool ddm_final_ok(const struct dmodel *m, const struct gen_run *r,
@@ -493,13 +516,20 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.drv[a] = M_REGISTERING;
 		return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
 	case D_DRV_UNREG:
+		if (m.seen[i] == 2) {
+			/* Only now may it be registered again. */
+			if (!m.failed[i])
+				m.drv[a] = M_UNREG;
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
 		if (m.drv[a] != M_REGISTERED) {
 			/* D9, D11: the loser says why, and touches nothing. */
 			m.warned[(m.drv[a] == M_REGISTERING ? DW_DRV_WHILE0 :
 				  DW_DRV_NOTREG0) + a]++;
+			m.failed[i] = true;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
-		m.drv[a] = M_UNREG;
+		m.drv[a] = M_GOING;
 		m.listed[a] = false;
 		m.drv_life[a].deleted = t;
 		for (d = 0; d < 2; d++)
