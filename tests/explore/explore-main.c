@@ -103,6 +103,8 @@ static const char usage_text[] =
 "       explore -r SCHEDULE [options] [NAME]\n"
 "       explore -l | -h\n"
 "Explore each scenario NAME under a controlled, deterministic scheduler.\n"
+"A NAME is one that -l lists, or a generated one: gen:FAMILY:OP+OP[+OP]@STATE\n"
+"(docs/explore.md, tests/explore/gen/).\n"
 "  -s dfs|pct|random  strategy (default dfs)\n"
 "  -k BOUND           dfs: at most BOUND preemptions (default 2)\n"
 "  -I                 dfs: only the bound given, not 0..BOUND in turn\n"
