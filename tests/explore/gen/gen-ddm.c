@@ -18,9 +18,9 @@
  *    bound (D2) unless it was bound meanwhile; a second
  *    register (also of a driver being unregistered) is -EBUSY and
  *    reported (D9).
- *  - drv_unreg (two events: the claim, which leaves the list and
- *    unbinds, and the end, after which it may be registered again;
- *    a register between is -EBUSY): of a driver not
+ *  - drv_unreg (three events: the claim; leaving the list and
+ *    unbinding; the end, after which it may be registered again; a
+ *    register before the end is -EBUSY): of a driver not
  *    registered it is reported and changes nothing (D9), "while it
  *    registers" between a register's claim and its end (D11).
  *  - dev_reg: claims the device, joins the tail of the device list,
@@ -63,8 +63,8 @@ enum {
 static const struct gen_opdef ddm_ops[D_NR] = {
 	/* Claims the driver; joins the bus list; attaches, then is registered. */
 	[D_DRV_REG]	= { "drv_reg", GEN_ARG_DRV, false, 3 },
-	/* Claims, leaves the list and unbinds; then may be registered again. */
-	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV, false, 2 },
+	/* Claims; leaves the list and unbinds; then may be registered again. */
+	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV, false, 3 },
 	/* Claims the device; joins the bus list; is announced and attached. */
 	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 3 },
 	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV },
@@ -516,10 +516,20 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.drv[a] = M_REGISTERING;
 		return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
 	case D_DRV_UNREG:
-		if (m.seen[i] == 2) {
+		if (m.seen[i] > 1 && m.failed[i])
+			return ddm_next(&m, r, f, ev, nev, t);
+		if (m.seen[i] == 3) {
 			/* Only now may it be registered again. */
-			if (!m.failed[i])
-				m.drv[a] = M_UNREG;
+			m.drv[a] = M_UNREG;
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
+		if (m.seen[i] == 2) {
+			/* Off the list (klist_remove()), then every device unbound. */
+			m.listed[a] = false;
+			m.drv_life[a].deleted = t;
+			for (d = 0; d < 2; d++)
+				if (m.bound[d] == a)
+					m.bound[d] = -1;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.drv[a] != M_REGISTERED) {
@@ -529,12 +539,8 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			m.failed[i] = true;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
+		/* Claimed: still on the list, a second unregister now loses. */
 		m.drv[a] = M_GOING;
-		m.listed[a] = false;
-		m.drv_life[a].deleted = t;
-		for (d = 0; d < 2; d++)
-			if (m.bound[d] == a)
-				m.bound[d] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_REG:
 		if (m.seen[i] > 1 && m.failed[i])
