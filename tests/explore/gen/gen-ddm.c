@@ -67,7 +67,8 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV, false, 3 },
 	/* Claims the device; joins the bus list; is announced and attached. */
 	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 3 },
-	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV },
+	/* Claims (deleted: no probe takes it); leaves, unbinds, is released. */
+	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV, false, 2 },
 	[D_RELEASE]	= { "release", GEN_ARG_DEV },
 	[D_WALK_DEVS]	= { "walk_devs", GEN_ARG_NONE, true },
 	[D_WALK_DRVS]	= { "walk_drvs", GEN_ARG_NONE, true },
@@ -519,17 +520,17 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		if (m.seen[i] > 1 && m.failed[i])
 			return ddm_next(&m, r, f, ev, nev, t);
 		if (m.seen[i] == 3) {
-			/* Only now may it be registered again. */
+			/* Its devices unbound (the detach), then it may register again. */
+			for (d = 0; d < 2; d++)
+				if (m.bound[d] == a)
+					m.bound[d] = -1;
 			m.drv[a] = M_UNREG;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.seen[i] == 2) {
-			/* Off the list (klist_remove()), then every device unbound. */
+			/* Off the list (klist_remove()): no new device binds to it. */
 			m.listed[a] = false;
 			m.drv_life[a].deleted = t;
-			for (d = 0; d < 2; d++)
-				if (m.bound[d] == a)
-					m.bound[d] = -1;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.drv[a] != M_REGISTERED) {
@@ -579,13 +580,19 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_UNREG:
+		if (m.seen[i] == 2) {
+			if (!m.failed[i]) {
+				m.dev_life[a].deleted = t;
+				m.bound[a] = -1;
+			}
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
 		if (m.dev_state[a] != DDM_DEV_ADDED) {
 			m.warned[DW_DEV_NOTREG0 + a]++;
+			m.failed[i] = true;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		m.dev_state[a] = DDM_DEV_DELETED;
-		m.dev_life[a].deleted = t;
-		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_RELEASE:
 		m.bound[a] = -1;
