@@ -8,6 +8,8 @@
  *           [-n SCHEDULES] [-t MS] [-r SCHEDULE] [-a] [-I] [-x N] [-q] [-l]
  *           NAME...
  *
+ * A NAME may be a generated scenario, gen:FAMILY:OP+OP@STATE (gen/...
+ * too; tests/explore/gen/), made from its name.
  * -a keeps going after a failure; -I runs only the bound given, not
  * every bound up to it; -x N replays the failure found N times and
  * exits 0 only if there was one and every replay fails with the same
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "explore-scenarios.h"
+#include "gen/gen.h"
 
 #define ENTRY(name)	&name,
 #define ENTRY_FIXED(name)	&name##_fixed,
@@ -39,6 +42,7 @@ static const struct shim_scenario *all[] = {
 	NULL
 };
 
+/* A hand-written scenario, or a generated one (gen:FAMILY:OP+OP@STATE). */
 static const struct shim_scenario *find(const char *name)
 {
 	int i;
@@ -46,7 +50,28 @@ static const struct shim_scenario *find(const char *name)
 	for (i = 0; all[i]; i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
+	if (!strncmp(name, "gen", 3))
+		return gen_find(name);
 	return NULL;
+}
+
+/* Why @name is no scenario, for the message. */
+static const char *why_not(const char *name)
+{
+	static char err[128];
+	struct gen_spec s;
+
+	if (strncmp(name, "gen", 3) || gen_parse(name, &s, err, sizeof(err)))
+		return "explore -l lists them";
+	return err;
+}
+
+static void list_generated(const struct gen_spec *s, void *arg)
+{
+	char name[GEN_NAME_MAX];
+
+	gen_name(s, name, sizeof(name));
+	printf("%s\n", name);
 }
 
 /* Every replay of @r's schedule fails the same way, step for step: 0. */
@@ -110,6 +135,8 @@ static const char usage_text[] =
 "       explore -r SCHEDULE [options] [NAME]\n"
 "       explore -l | -h\n"
 "Explore each scenario NAME under a controlled, deterministic scheduler.\n"
+"A NAME is one that -l lists, or a generated one: gen:FAMILY:OP+OP[+OP]@STATE\n"
+"(docs/explore.md, tests/explore/gen/).\n"
 "  -s dfs|pct|random|dpor  strategy (default dfs; dpor: every trace, no bound)\n"
 "  -k BOUND           dfs: at most BOUND preemptions (default 2)\n"
 "  -I                 dfs: only the bound given, not 0..BOUND in turn\n"
@@ -123,7 +150,7 @@ static const char usage_text[] =
 "  -q                 no interleaving, only the RESULT lines\n"
 "  -T                 table: DFS k<=2 beside DPOR, a markdown row a scenario\n"
 "                     (-n, -t: each strategy's budget per scenario)\n"
-"  -l                 list the scenarios\n"
+"  -l                 list the scenarios (the generated pairs too)\n"
 "  -h, --help         this text\n"
 "Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
 
@@ -223,6 +250,8 @@ int main(int argc, char **argv)
 		case 'l':
 			for (i = 0; all[i]; i++)
 				printf("%s\n", all[i]->name);
+			gen_enumerate(&gen_klist_family, 2, list_generated, NULL);
+			gen_enumerate(&gen_ddm_family, 2, list_generated, NULL);
 			return 0;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -237,8 +266,11 @@ int main(int argc, char **argv)
 		if (n == (int)(sizeof(named) / sizeof(named[0])))
 			return usage_error("too many scenarios (%s)", argv[i]);
 		named[n] = find(argv[i]);
-		if (!named[n])
-			return usage_error("no scenario %s (explore -l lists them)", argv[i]);
+		if (!named[n]) {
+			fprintf(stderr, "explore: no scenario %s (%s)\n%s", argv[i],
+				why_not(argv[i]), usage_text);
+			return 2;
+		}
 		n++;
 	}
 	if (o.replay && !n) {

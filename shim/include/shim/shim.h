@@ -35,6 +35,12 @@ void shim_report(const char *file, int line, const char *fmt, ...);
 void shim_expect_report(const char *substring);
 /* Number of expected reports seen so far in this test. */
 int shim_expected_reports_seen(void);
+/*
+ * How many reports the expectations of exactly @substring absorbed; they
+ * are withdrawn, so those never met fail nothing (the generated
+ * scenarios: how often a misuse is reported depends on the schedule).
+ */
+int shim_expect_report_withdraw(const char *substring);
 
 /* --- the kernel log ----------------------------------------------------- */
 

@@ -310,6 +310,26 @@ static void shim_expected_warn_passes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
 }
 
+/*
+ * A count of reports the schedule decides: three expected, two come;
+ * the withdraw says two, and the unmet third fails nothing.  Another
+ * substring's expectation stays (and is met).
+ */
+static void shim_expect_withdraw_counts(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		shim_expect_report("withdrawn kind");
+	shim_expect_report("kept kind");
+	WARN(1, "a withdrawn kind");
+	WARN(1, "another withdrawn kind");
+	KUNIT_EXPECT_EQ(test, shim_expect_report_withdraw("withdrawn kind"), 2);
+	KUNIT_EXPECT_EQ(test, shim_expect_report_withdraw("withdrawn kind"), 0);
+	WARN(1, "the kept kind");
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 3);
+}
+
 static void missing_report(void *unused)
 {
 	shim_expect_report("a report that never comes");
@@ -1166,6 +1186,7 @@ static struct kunit_case shim_test_cases[] = {
 	KUNIT_CASE(shim_alloc_fail_nth),
 	KUNIT_CASE(shim_unexpected_warn_fails_test),
 	KUNIT_CASE(shim_expected_warn_passes),
+	KUNIT_CASE(shim_expect_withdraw_counts),
 	KUNIT_CASE(shim_unmet_expectation_fails_test),
 	KUNIT_CASE(shim_hung_task_reported_with_place),
 	KUNIT_CASE(shim_mutex_self_deadlock_reported),

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explore-gen: every generated scenario of a family (pairs, or triples)
+ * under the explorer, each outcome checked against the sequential model.
+ *
+ *   explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]
+ *               [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]
+ *
+ * -c only counts the scenarios; -l lists their names; -x expects a
+ * failure (a defect build): exit 0 only if some scenario failed.  Prints
+ * one line per failure (its name, report and schedule string, which the
+ * `explore` command replays) and a summary: scenarios, schedules,
+ * distinct outcomes checked, scenarios not covered within the budget,
+ * wall time.  Exit 1 if any scenario failed, 2 on bad arguments.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gen.h"
+
+struct totals {
+	struct shim_explore_opts o;
+	bool list;
+	const char *match;		/* -m: only names containing this */
+	unsigned long scenarios, schedules, outcomes, failed, uncovered, overflow;
+	unsigned long known, known_missing;
+	unsigned long fail_budget;	/* after this many failures, stop exploring */
+};
+
+/*
+ * What the generator found in lib/ as it is, left to lib/'s owner (not
+ * fixed here): the scenarios it fails, and what it says.  Each is
+ * counted as KNOWN; one that passes fails the run ("fixed?"), so its
+ * entry goes with the fix.
+ *
+ * F1: a device unregistered while its register is still attaching it.
+ * The register marks the device added (DDM_DEV_ADDED, H2) before its own
+ * attach; an unregister then wins its claim, unbinds, drops the last
+ * reference and releases the device (mutex_destroy(), the object put)
+ * while the register goes on to lock it: one preemption, any initial
+ * state.  The driver twin of this is D11; 6.1's device_add() holds its
+ * own reference (get_device() .. put_device()) across the whole add.
+ */
+static bool known_finding(const struct gen_spec *s, const char *title)
+{
+	return gen_ddm_f1(s) && (!title || strstr(title, "ddm_device_lock"));
+}
+
+static void run_one(const struct gen_spec *s, void *arg)
+{
+	struct totals *t = arg;
+	const struct shim_scenario *sc;
+	static struct shim_explore_result r;
+	char name[GEN_NAME_MAX];
+
+	if (t->list) {
+		gen_name(s, name, sizeof(name));
+		if (!t->match || strstr(name, t->match))
+			printf("%s\n", name);
+		return;
+	}
+	gen_name(s, name, sizeof(name));
+	if (t->failed >= t->fail_budget || (t->match && !strstr(name, t->match)))
+		return;
+	sc = gen_scenario(s);
+	shim_explore(sc, &t->o, &r);
+	t->scenarios++;
+	t->schedules += r.schedules;
+	t->outcomes += r.noutcomes;
+	t->overflow += r.outcomes_overflow;
+	if (t->o.strategy == SHIM_EXPLORE_DFS && !r.covered && !r.failures)
+		t->uncovered++;
+	if (known_finding(s, NULL) && t->o.strategy == SHIM_EXPLORE_DFS) {
+		if (r.failures && known_finding(s, r.title)) {
+			t->known++;
+			printf("KNOWN %s: %s\n  schedule %s\n", sc->name, r.title,
+			       r.schedule);
+			return;
+		}
+		if (!r.failures && t->o.bound >= 1 && r.covered) {
+			t->known_missing++;
+			printf("FIXED? %s: the known finding F1 did not show\n", sc->name);
+			return;
+		}
+	}
+	if (r.failures) {
+		t->failed++;
+		printf("FAIL %s: %s\n  schedule %s\n  replay: explore -r '%s'\n",
+		       sc->name, r.title, r.schedule, r.schedule);
+	}
+	/* A long run (the triples) says how far it got. */
+	if (t->scenarios % 200 == 0)
+		printf("PROGRESS %lu scenarios, %lu schedules, %lu outcomes, %lu failed, %lu known, %lu not covered\n",
+		       t->scenarios, t->schedules, t->outcomes, t->failed, t->known,
+		       t->uncovered);
+	fflush(stdout);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static const char usage[] =
+"usage: explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]\n"
+"                   [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]\n"
+"Every generated scenario (pairs: -n 2, triples: -n 3) under the explorer,\n"
+"every outcome checked against the sequential model.\n"
+"  -k BOUND     dfs: at most BOUND preemptions (default 1)\n"
+"  -t MS        wall-clock budget per scenario (default 5000)\n"
+"  -N N         at most N schedules per scenario (default 20000)\n"
+"  -S SEED      pct, random: first seed; -d DEPTH pct depth\n"
+"  -m TEXT      only the scenarios whose name contains TEXT\n"
+"  -c           count the scenarios only\n"
+"  -l           list their names\n"
+"  -x           expect a failure: exit 0 only if one was found\n"
+"Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
+
+int main(int argc, char **argv)
+{
+	struct totals t = {
+		.o = { .strategy = SHIM_EXPLORE_DFS, .bound = 1, .iterate = false,
+		       .max_ms = 5000, .max_schedules = 20000, .quiet = true,
+		       .stop_on_failure = true, .outcomes = true },
+		.fail_budget = ~0UL,
+	};
+	const struct gen_family *fams[2] = { &gen_klist_family, &gen_ddm_family };
+	const char *family = "all", *strategy = "dfs";
+	bool count = false, expect_fail = false;
+	int opt, nops = 2, i;
+	double start;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "f:n:s:k:t:N:S:d:m:clxh")) != -1) {
+		switch (opt) {
+		case 'f':
+			family = optarg;
+			if (strcmp(family, "klist") && strcmp(family, "ddm") &&
+			    strcmp(family, "all"))
+				goto bad;
+			break;
+		case 'n':
+			nops = (int)strtol(optarg, &end, 10);
+			if (*end || nops < 2 || nops > GEN_MAX_OPS)
+				goto bad;
+			break;
+		case 's':
+			strategy = optarg;
+			if (!strcmp(optarg, "dfs"))
+				t.o.strategy = SHIM_EXPLORE_DFS;
+			else if (!strcmp(optarg, "pct"))
+				t.o.strategy = SHIM_EXPLORE_PCT;
+			else if (!strcmp(optarg, "random"))
+				t.o.strategy = SHIM_EXPLORE_RANDOM;
+			else
+				goto bad;
+			break;
+		case 'k':
+			t.o.bound = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !*optarg || t.o.bound > 100)
+				goto bad;
+			break;
+		case 't':
+			t.o.max_ms = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				goto bad;
+			break;
+		case 'N':
+			t.o.max_schedules = strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				goto bad;
+			break;
+		case 'S':
+			t.o.seed = strtoull(optarg, &end, 10);
+			if (*end || !*optarg)
+				goto bad;
+			break;
+		case 'd':
+			t.o.depth = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				goto bad;
+			break;
+		case 'm':
+			t.match = optarg;
+			break;
+		case 'c':
+			count = true;
+			break;
+		case 'l':
+			t.list = true;
+			break;
+		case 'x':
+			expect_fail = true;
+			t.fail_budget = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc)
+		goto bad;
+	start = now_ms();
+	for (i = 0; i < 2; i++) {
+		unsigned long before = t.scenarios;
+
+		if (strcmp(family, "all") && strcmp(family, fams[i]->name))
+			continue;
+		if (count) {
+			printf("%s: %lu scenarios of %d operations\n", fams[i]->name,
+			       gen_enumerate(fams[i], nops, NULL, NULL), nops);
+			continue;
+		}
+		gen_enumerate(fams[i], nops, run_one, &t);
+		if (!t.list)
+			printf("GEN %s: %lu scenarios of %d operations\n", fams[i]->name,
+			       t.scenarios - before, nops);
+	}
+	if (count || t.list)
+		return 0;
+	printf("GEN TOTAL %s k<=%u (%s, per scenario at most %lu schedules, %u ms): "
+	       "%lu scenarios, %lu schedules, %lu distinct outcomes checked against the model, "
+	       "%lu failed, %lu known (F1), %lu not covered within the budget%s, %.1f s\n",
+	       strategy, t.o.bound, t.o.iterate ? "iterated" : "bound only",
+	       t.o.max_schedules, t.o.max_ms, t.scenarios, t.schedules, t.outcomes,
+	       t.failed, t.known, t.uncovered,
+	       t.overflow ? " (some outcome sets overflowed: counted to 64)" : "",
+	       (now_ms() - start) / 1e3);
+	if (expect_fail)
+		return t.failed ? 0 : 1;
+	return t.failed || t.known_missing ? 1 : 0;
+bad:
+	fputs(usage, stderr);
+	return 2;
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generator: every multiset of operations of a family on each of its
+ * initial states, named, made into a struct shim_scenario at run time
+ * (plain data: a set-up, one body per operation, a fingerprint and the
+ * check against the family's sequential model).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/slab.h>
+
+#include "gen.h"
+
+static const struct gen_family *const families[] = {
+	&gen_klist_family, &gen_ddm_family,
+};
+
+static const char arg_prefix[] = { [GEN_ARG_NONE] = '?', [GEN_ARG_NODE] = 'n',
+				   [GEN_ARG_DEV] = 'd', [GEN_ARG_DRV] = 'r' };
+
+/* The operations one may apply in @state, each with its target. */
+static int instances(const struct gen_family *fam, int state,
+		     struct gen_op *out, int max)
+{
+	int kind, t, n = 0;
+
+	for (kind = 0; kind < fam->nops; kind++) {
+		enum gen_arg arg = fam->ops[kind].arg;
+		int nt = arg == GEN_ARG_NONE ? 1 : fam->targets(state, arg);
+
+		for (t = 0; t < nt && n < max; t++)
+			out[n++] = (struct gen_op){ kind, arg == GEN_ARG_NONE ? -1 : t };
+	}
+	return n;
+}
+
+unsigned long gen_enumerate(const struct gen_family *fam, int nops,
+			    void (*fn)(const struct gen_spec *s, void *arg),
+			    void *arg)
+{
+	struct gen_op inst[64];
+	unsigned long made = 0;
+	int state, n, idx[GEN_MAX_OPS], i;
+
+	for (state = 0; state < fam->nstates; state++) {
+		n = instances(fam, state, inst, 64);
+		/* Multisets: idx[0] <= idx[1] <= ... */
+		for (i = 0; i < nops; i++)
+			idx[i] = 0;
+		while (n) {
+			struct gen_spec s = { .fam = fam, .state = state, .nops = nops };
+
+			for (i = 0; i < nops; i++)
+				s.op[i] = inst[idx[i]];
+			if (fam->allowed(&s)) {
+				made++;
+				if (fn)
+					fn(&s, arg);
+			}
+			for (i = nops - 1; i >= 0 && idx[i] == n - 1; i--)
+				;
+			if (i < 0)
+				break;
+			idx[i]++;
+			while (++i < nops)
+				idx[i] = idx[i - 1];
+		}
+	}
+	return made;
+}
+
+void gen_name(const struct gen_spec *s, char *buf, size_t len)
+{
+	/*
+	 * ':' where the issue wrote '/': a schedule string is NAME/CHOICES
+	 * and the explorer splits it at the first '/'.  gen_parse() takes
+	 * both spellings.
+	 */
+	size_t n = (size_t)snprintf(buf, len, "gen:%s:", s->fam->name);
+	int i;
+
+	for (i = 0; i < s->nops && n < len; i++) {
+		const struct gen_opdef *d = &s->fam->ops[s->op[i].kind];
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "+" : "", d->name);
+		if (d->arg != GEN_ARG_NONE && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "-%c%d",
+					      arg_prefix[d->arg], s->op[i].arg);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, "@%s", s->fam->states[s->state]);
+}
+
+bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
+{
+	char buf[GEN_NAME_MAX], *ops, *at, *tok, *save;
+	const struct gen_family *fam = NULL;
+	size_t i;
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	if ((strncmp(name, "gen/", 4) && strncmp(name, "gen:", 4)) ||
+	    strlen(name) >= sizeof(buf)) {
+		snprintf(err, len, "not a generated scenario name");
+		return false;
+	}
+	snprintf(buf, sizeof(buf), "%s", name + 4);
+	ops = strchr(buf, name[3]);
+	at = strrchr(buf, '@');
+	if (!ops || !at || at < ops) {
+		snprintf(err, len, "expected gen:FAMILY:OP+OP@STATE");
+		return false;
+	}
+	*ops++ = '\0';
+	*at++ = '\0';
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(families[i]->name, buf))
+			fam = families[i];
+	if (!fam) {
+		snprintf(err, len, "no family %s", buf);
+		return false;
+	}
+	s->fam = fam;
+	s->state = -1;
+	for (k = 0; k < fam->nstates; k++)
+		if (!strcmp(fam->states[k], at))
+			s->state = k;
+	if (s->state < 0) {
+		snprintf(err, len, "no state %s in %s", at, fam->name);
+		return false;
+	}
+	for (tok = strtok_r(ops, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+		char *dash = strchr(tok, '-');
+		const struct gen_opdef *d = NULL;
+
+		if (s->nops == GEN_MAX_OPS) {
+			snprintf(err, len, "more than %d operations", GEN_MAX_OPS);
+			return false;
+		}
+		if (dash)
+			*dash++ = '\0';
+		for (k = 0; k < fam->nops; k++)
+			if (!strcmp(fam->ops[k].name, tok))
+				d = &fam->ops[k];
+		if (!d) {
+			snprintf(err, len, "no operation %s in %s", tok, fam->name);
+			return false;
+		}
+		s->op[s->nops].kind = (int)(d - fam->ops);
+		s->op[s->nops].arg = -1;
+		if (d->arg != GEN_ARG_NONE) {
+			char *end;
+			long v;
+
+			if (!dash || dash[0] != arg_prefix[d->arg] || !dash[1]) {
+				snprintf(err, len, "%s needs a target %c0..", tok,
+					 arg_prefix[d->arg]);
+				return false;
+			}
+			v = strtol(dash + 1, &end, 10);
+			if (*end || v < 0 || v >= fam->targets(s->state, d->arg)) {
+				snprintf(err, len, "no target %s in state %s", dash,
+					 fam->states[s->state]);
+				return false;
+			}
+			s->op[s->nops].arg = (int)v;
+		} else if (dash) {
+			snprintf(err, len, "%s takes no target", tok);
+			return false;
+		}
+		s->nops++;
+	}
+	if (s->nops < 2) {
+		snprintf(err, len, "at least two operations");
+		return false;
+	}
+	if (!fam->allowed(s)) {
+		snprintf(err, len, "outside the API's contract (never generated)");
+		return false;
+	}
+	return true;
+}
+
+bool gen_mutant(const char *name)
+{
+	const char *m = getenv("GEN_MODEL_MUTANT");
+
+	return m && !strcmp(m, name);
+}
+
+/* --- the scenario ------------------------------------------------------- */
+
+static void *setup_spec(const struct gen_spec *s)
+{
+	struct gen_run *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	r->spec = *s;
+	r->fctx = s->fam->setup(s);
+	return r;
+}
+
+static void body(void *ctx, int i)
+{
+	struct gen_run *r = ctx;
+
+	/* Coroutines on one thread: the clock is no point and needs no lock. */
+	r->rec[i].start = ++r->clock;
+	r->spec.fam->run(r, i);
+	r->rec[i].end = ++r->clock;
+}
+
+static void body0(void *ctx) { body(ctx, 0); }
+static void body1(void *ctx) { body(ctx, 1); }
+static void body2(void *ctx) { body(ctx, 2); }
+
+static struct gen_final *final_state(struct gen_run *r)
+{
+	if (!r->fin_done) {
+		r->spec.fam->final(r, &r->fin);
+		r->fin_done = true;
+	}
+	return &r->fin;
+}
+
+static unsigned long mix(unsigned long h, long v)
+{
+	return (h ^ (unsigned long)v) * 1099511628211UL;
+}
+
+/* An outcome: what every operation returned and saw, and the final state. */
+static unsigned long fingerprint(void *ctx)
+{
+	struct gen_run *r = ctx;
+	struct gen_final *f = final_state(r);
+	unsigned long h = 1469598103934665603UL;
+	int i, j;
+
+	for (i = 0; i < r->spec.nops; i++) {
+		h = mix(h, r->rec[i].ret);
+		for (j = 0; j < r->rec[i].nseen; j++)
+			h = mix(h, r->rec[i].seen[j] + 100);
+		h = mix(h, -1);
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < f->nlist[i]; j++)
+			h = mix(h, f->list[i][j] + 1000 * (i + 1));
+	for (i = 0; i < GEN_MAX_IDS; i++)
+		h = mix(h, f->attr[i]);
+	for (i = 0; i < GEN_MAX_KINDS; i++)
+		h = mix(h, f->warned[i]);
+	return h;
+}
+
+static void check(void *ctx)
+{
+	struct gen_run *r = ctx;
+	struct gen_final *f = final_state(r);
+
+	if (!gen_linearizable(r, f)) {
+		char what[400];
+
+		gen_describe(r, f, what, sizeof(what));
+		SHIM_EXPLORE_CHECK(false, "no order of the operations explains: %s", what);
+	}
+	r->spec.fam->teardown(r);
+	kfree(r);
+}
+
+/*
+ * Slots: set-up takes no argument, so each scenario made has its own
+ * set-up function reading its own spec (the explorer's children inherit
+ * them).  The CLI may name several generated scenarios at once.
+ */
+#define GEN_SLOTS	16
+static struct gen_spec slot_spec[GEN_SLOTS];
+static struct shim_scenario slot_sc[GEN_SLOTS];
+static char slot_name[GEN_SLOTS][GEN_NAME_MAX];
+static int next_slot;
+
+#define SLOT_SETUP(n) static void *setup_##n(void) { return setup_spec(&slot_spec[n]); }
+SLOT_SETUP(0) SLOT_SETUP(1) SLOT_SETUP(2) SLOT_SETUP(3)
+SLOT_SETUP(4) SLOT_SETUP(5) SLOT_SETUP(6) SLOT_SETUP(7)
+SLOT_SETUP(8) SLOT_SETUP(9) SLOT_SETUP(10) SLOT_SETUP(11)
+SLOT_SETUP(12) SLOT_SETUP(13) SLOT_SETUP(14) SLOT_SETUP(15)
+static void *(*const slot_setup[GEN_SLOTS])(void) = {
+	setup_0, setup_1, setup_2, setup_3, setup_4, setup_5, setup_6, setup_7,
+	setup_8, setup_9, setup_10, setup_11, setup_12, setup_13, setup_14, setup_15,
+};
+
+const struct shim_scenario *gen_scenario(const struct gen_spec *s)
+{
+	static void (*const bodies[GEN_MAX_OPS])(void *) = { body0, body1, body2 };
+	int n = next_slot++ % GEN_SLOTS, i;
+	struct shim_scenario *sc = &slot_sc[n];
+
+	slot_spec[n] = *s;
+	gen_name(s, slot_name[n], GEN_NAME_MAX);
+	memset(sc, 0, sizeof(*sc));
+	sc->name = slot_name[n];
+	sc->setup = slot_setup[n];
+	for (i = 0; i < s->nops; i++)
+		sc->body[i] = bodies[i];
+	sc->check = check;
+	sc->fingerprint = fingerprint;
+	return sc;
+}
+
+const struct shim_scenario *gen_find(const char *name)
+{
+	struct gen_spec s;
+	char err[128];
+
+	if (!gen_parse(name, &s, err, sizeof(err)))
+		return NULL;
+	return gen_scenario(&s);
+}
