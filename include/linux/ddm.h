@@ -107,7 +107,8 @@ struct ddm_device {
 enum ddm_device_state {
 	DDM_DEV_INITIAL = 0,	/* zeroed or initialised, not added */
 	DDM_DEV_ADDING,		/* claimed by an add or register (D9) */
-	DDM_DEV_ADDED,		/* announced, ready to probe (H2), may be bound */
+	DDM_DEV_ATTACHING,	/* announced, ready to probe (H2), being attached */
+	DDM_DEV_ADDED,		/* its add returned: may be deleted (D12) */
 	DDM_DEV_DELETED,	/* ddm_device_del() has run */
 };
 

@@ -219,9 +219,16 @@ static int ddm_device_add_claimed(struct ddm_device *dev)
 	 * list, so no "bind" comes before the "add" and none is lost.
 	 */
 	ddm_device_lock(dev);
-	atomic_set(&dev->state, DDM_DEV_ADDED);
+	atomic_set(&dev->state, DDM_DEV_ATTACHING);
 	ddm_device_unlock(dev);
 	ddm_device_attach(dev);
+	/*
+	 * D12: only an added device can be deleted, so an unregister while
+	 * the attach above runs is reported and cannot release the device
+	 * under it; pairs with the atomic_cmpxchg() in
+	 * ddm_device_leave_bus().
+	 */
+	atomic_set_release(&dev->state, DDM_DEV_ADDED);
 	return 0;
 unclaim:
 	/* Not added after all: it may be added again. */
@@ -239,6 +246,8 @@ unclaim:
  * (H1), and it is ready to probe only after that event, so no "bind"
  * comes before its "add" (H2).  Not finding a driver is not an error.
  * On error the caller still drops its reference with ddm_put_device().
+ * Until it returns the device is being added: a delete or unregister
+ * meanwhile is reported and does nothing (D12).
  *
  * Return: 0, -EINVAL for bad arguments, -EBUSY if @dev was added before
  * (or is being added by another caller), -ENOMEM.
@@ -268,7 +277,11 @@ static bool ddm_device_leave_bus(struct ddm_device *dev)
 	 * ddm_device_release_driver() takes next.
 	 */
 	old = atomic_cmpxchg(&dev->state, DDM_DEV_ADDED, DDM_DEV_DELETED);
-	if (WARN(old != DDM_DEV_ADDED,
+	/* D9, D12: claimed from "added" only; the loser touches nothing. */
+	if (WARN(old == DDM_DEV_ADDING || old == DDM_DEV_ATTACHING,
+		 "ddm: device %s deleted while it is being added\n",
+		 dev->name) ||
+	    WARN(old != DDM_DEV_ADDED,
 		 "ddm: device %s deleted but not registered (deleted twice?)\n",
 		 dev->name))
 		return false;
@@ -319,7 +332,8 @@ EXPORT_SYMBOL_GPL(ddm_device_register);
  * @dev: the device
  *
  * A device that is not registered is reported and its reference is left
- * alone, so that a double unregister does not free it twice.
+ * alone, so that a double unregister does not free it twice; so is one
+ * whose add or register has not returned yet (D12).
  */
 void ddm_device_unregister(struct ddm_device *dev)
 {

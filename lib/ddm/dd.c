@@ -76,12 +76,13 @@ static bool ddm_driver_changed_under_bound(struct ddm_device *dev)
  * add has not announced it yet (H2: its add probes it after), -ENODEV
  * if it is not added or being deleted.  Called with the device lock
  * held, which orders the read after the state changes: the change to
- * DDM_DEV_ADDED is made under it, and ddm_device_leave_bus() takes it
- * after marking the device deleted.
+ * DDM_DEV_ATTACHING is made under it, and ddm_device_leave_bus() takes
+ * it after marking the device deleted.
  */
 static int ddm_device_probe_ready(struct ddm_device *dev)
 {
 	switch (atomic_read(&dev->state)) {
+	case DDM_DEV_ATTACHING:
 	case DDM_DEV_ADDED:
 		return 0;
 	case DDM_DEV_ADDING:

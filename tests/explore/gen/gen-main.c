@@ -26,28 +26,8 @@ struct totals {
 	bool list;
 	const char *match;		/* -m: only names containing this */
 	unsigned long scenarios, schedules, outcomes, failed, uncovered, overflow;
-	unsigned long known, known_missing;
 	unsigned long fail_budget;	/* after this many failures, stop exploring */
 };
-
-/*
- * What the generator found in lib/ as it is, left to lib/'s owner (not
- * fixed here): the scenarios it fails, and what it says.  Each is
- * counted as KNOWN; one that passes fails the run ("fixed?"), so its
- * entry goes with the fix.
- *
- * F1: a device unregistered while its register is still attaching it.
- * The register marks the device added (DDM_DEV_ADDED, H2) before its own
- * attach; an unregister then wins its claim, unbinds, drops the last
- * reference and releases the device (mutex_destroy(), the object put)
- * while the register goes on to lock it: one preemption, any initial
- * state.  The driver twin of this is D11; 6.1's device_add() holds its
- * own reference (get_device() .. put_device()) across the whole add.
- */
-static bool known_finding(const struct gen_spec *s, const char *title)
-{
-	return gen_ddm_f1(s) && (!title || strstr(title, "ddm_device_lock"));
-}
 
 static void run_one(const struct gen_spec *s, void *arg)
 {
@@ -73,19 +53,6 @@ static void run_one(const struct gen_spec *s, void *arg)
 	t->overflow += r.outcomes_overflow;
 	if (t->o.strategy == SHIM_EXPLORE_DFS && !r.covered && !r.failures)
 		t->uncovered++;
-	if (known_finding(s, NULL) && t->o.strategy == SHIM_EXPLORE_DFS) {
-		if (r.failures && known_finding(s, r.title)) {
-			t->known++;
-			printf("KNOWN %s: %s\n  schedule %s\n", sc->name, r.title,
-			       r.schedule);
-			return;
-		}
-		if (!r.failures && t->o.bound >= 1 && r.covered) {
-			t->known_missing++;
-			printf("FIXED? %s: the known finding F1 did not show\n", sc->name);
-			return;
-		}
-	}
 	if (r.failures) {
 		t->failed++;
 		printf("FAIL %s: %s\n  schedule %s\n  replay: explore -r '%s'\n",
@@ -93,8 +60,8 @@ static void run_one(const struct gen_spec *s, void *arg)
 	}
 	/* A long run (the triples) says how far it got. */
 	if (t->scenarios % 200 == 0)
-		printf("PROGRESS %lu scenarios, %lu schedules, %lu outcomes, %lu failed, %lu known, %lu not covered\n",
-		       t->scenarios, t->schedules, t->outcomes, t->failed, t->known,
+		printf("PROGRESS %lu scenarios, %lu schedules, %lu outcomes, %lu failed, %lu not covered\n",
+		       t->scenarios, t->schedules, t->outcomes, t->failed,
 		       t->uncovered);
 	fflush(stdout);
 }
@@ -228,15 +195,15 @@ int main(int argc, char **argv)
 		return 0;
 	printf("GEN TOTAL %s k<=%u (%s, per scenario at most %lu schedules, %u ms): "
 	       "%lu scenarios, %lu schedules, %lu distinct outcomes checked against the model, "
-	       "%lu failed, %lu known (F1), %lu not covered within the budget%s, %.1f s\n",
+	       "%lu failed, %lu not covered within the budget%s, %.1f s\n",
 	       strategy, t.o.bound, t.o.iterate ? "iterated" : "bound only",
 	       t.o.max_schedules, t.o.max_ms, t.scenarios, t.schedules, t.outcomes,
-	       t.failed, t.known, t.uncovered,
+	       t.failed, t.uncovered,
 	       t.overflow ? " (some outcome sets overflowed: counted to 64)" : "",
 	       (now_ms() - start) / 1e3);
 	if (expect_fail)
 		return t.failed ? 0 : 1;
-	return t.failed || t.known_missing ? 1 : 0;
+	return t.failed ? 1 : 0;
 bad:
 	fputs(usage, stderr);
 	return 2;

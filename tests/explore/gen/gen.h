@@ -111,8 +111,6 @@ struct gen_run {
 
 extern const struct gen_family gen_klist_family;
 extern const struct gen_family gen_ddm_family;
-/* The scenarios finding F1 fails (gen-main.c): a register and an unregister of a device not registered at the start. */
-bool gen_ddm_f1(const struct gen_spec *s);
 
 /* --- the generator (gen.c) ---------------------------------------------- */
 

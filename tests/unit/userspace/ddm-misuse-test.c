@@ -702,6 +702,102 @@ static void ddm_d11_unregister_while_registering(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- D12: a device being added cannot be deleted ----------------------- */
+
+/*
+ * D12, an unregister racing the register of the same device.
+ *
+ * ddm_device_register() marked the device added (H2) before its own
+ * attach.  An unregister in that window won its claim, unbound and
+ * dropped the only reference: the device was released while its
+ * register went on to lock it (found by the generated scenarios of
+ * tests/explore/gen/; the device twin of D11).
+ *
+ * The rule: the device is being added until its register returns; an
+ * unregister meanwhile is reported and touches nothing.  Here the
+ * unregister runs from a kthread while the register's attach probes the
+ * device (fx-a's ->probe, under the device lock), and the probe waits
+ * until it has returned or has claimed the device.
+ *
+ * tests/defects/ddm/D12-device-unregister-during-register.patch marks
+ * the device added before the attach again: the unregister claims it,
+ * unbinds it once the probe lets go and releases it as its register
+ * returns 0.
+ */
+struct mu_d12 {
+	struct ddm_device *dev;
+	struct completion go;
+	atomic_t finished;
+	bool fired, done_in_window;
+};
+
+static void mu_d12_probe_hook(struct fx_drv *d, struct ddm_device *dev)
+{
+	struct mu_d12 *w = to_fx_dev(dev)->ctx->priv;
+
+	if (w->fired)
+		return;
+	w->fired = true;
+	complete(&w->go);
+	/* Returned (reported), or claimed and now waiting for our lock. */
+	fx_wait_until(atomic_read_acquire(&w->finished) ||
+		      atomic_read(&dev->state) == DDM_DEV_DELETED, 5000);
+	w->done_in_window = atomic_read_acquire(&w->finished);
+}
+
+static int mu_d12_unregister(void *data)
+{
+	struct mu_d12 *w = data;
+
+	if (fx_wait_or_stop(&w->go)) {
+		ddm_device_unregister(w->dev);
+		atomic_set_release(&w->finished, 1);
+	}
+	fx_park();
+	return 0;
+}
+
+static void ddm_d12_device_unregister_while_registering(struct kunit *test)
+{
+	struct fx_ctx *c = fx_setup(test);
+	struct fx_drv *a = fx_drv_add(test, c, "fx-a", FX_ID(0));
+	struct fx_dev *d = fx_dev_new_kept(test, c, 0);
+	struct mu_d12 *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct task_struct *t;
+	int ret, released, state;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->dev = &d->dev;
+	init_completion(&w->go);
+	c->priv = w;
+	a->probe_hook = mu_d12_probe_hook;
+	t = kthread_run(mu_d12_unregister, w, "mu-d12");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	shim_expect_report("device fx-dev0 deleted while it is being added");
+	ret = ddm_device_register(&d->dev);
+	/* The unregister has finished either way before we look. */
+	KUNIT_EXPECT_TRUE(test, fx_wait_until(atomic_read_acquire(&w->finished),
+					      5000));
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_ASSERT_TRUE(test, w->fired);
+	KUNIT_EXPECT_TRUE_MSG(test, w->done_in_window,
+			      "the unregister did not return in the window");
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 1);
+	/* Nothing touched: added, bound to fx-a, not released; it goes once. */
+	released = atomic_read(&c->released);
+	state = atomic_read(&d->dev.state);
+	KUNIT_EXPECT_EQ(test, released, 0);
+	KUNIT_EXPECT_EQ(test, state, DDM_DEV_ADDED);
+	KUNIT_EXPECT_PTR_EQ(test, d->dev.driver, &a->drv);
+	if (state == DDM_DEV_ADDED)
+		ddm_device_unregister(&d->dev);
+	ddm_driver_unregister(&a->drv);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->removes), 1);
+	fx_teardown(test, c, 1);
+}
+
 static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_null_arguments),
 	KUNIT_CASE(ddm_misuse_null_pm_arguments),
@@ -721,6 +817,7 @@ static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_d9_concurrent_device_register),
 	KUNIT_CASE(ddm_d10_driver_changed_under_bound_device),
 	KUNIT_CASE(ddm_d11_unregister_while_registering),
+	KUNIT_CASE(ddm_d12_device_unregister_while_registering),
 	{}
 };
 
