@@ -63,6 +63,9 @@ void shim_explore_brute(const struct shim_scenario *sc, unsigned long max_runs,
 	bool fault = false;
 	unsigned int k;
 
+	/* The model of SHIM_EXPLORE_MODEL, as shim_explore() would take it. */
+	if (!shim_explore_model_of(&(struct shim_explore_opts){ 0 }, &sh->wmm))
+		sh->wmm = false;
 	for (k = 0; k < nbounds; k++) {
 		memset(&r[k], 0, sizeof(r[k]));
 		r[k].bound_done = -1;

@@ -83,9 +83,18 @@ struct ctl_step {
 	struct ctl_label ev;
 };
 
+/* What a step of the weak-memory model did (explore-wmm.c), for the trace. */
+struct ctl_wnote {
+	uint8_t kind;		/* 0: none, 1: read, 2: store, 3: rmw */
+	int8_t from;		/* the task whose store was read (-1: initial) */
+	int16_t pos;		/* the choice: 0 newest / at the end */
+	long long val;
+};
+
 struct ctl_shared {
 	/* the plan */
 	int mode;
+	bool wmm;		/* the weak-memory model, else SC */
 	unsigned long long seed;
 	int pct_depth, pct_steps;
 	int nforced;
@@ -103,6 +112,7 @@ struct ctl_shared {
 	char names[CTL_MAX_TASKS][16];
 	struct ctl_choice ch[CTL_MAX_CHOICES];
 	struct ctl_step st[CTL_MAX_STEPS];
+	struct ctl_wnote wnote[CTL_MAX_STEPS];
 };
 
 /* explore.c: the controlled scheduler, in the child */
@@ -110,6 +120,20 @@ void shim_ctl_start(struct ctl_shared *sh);
 void shim_ctl_stop(void);
 void shim_ctl_fail(const char *file, int line, const char *title);
 const char *shim_op_name(int op);
+/* The calling task's slot (-1: not under control), and the run's record. */
+int ctl_self(void);
+struct ctl_shared *ctl_shared_now(void);
+/*
+ * A step of the calling task that chooses among @n options (a store to
+ * read, a place in the order): recorded as a choice when @n > 1, with
+ * option 0 the default.  Returns the option taken.
+ */
+int ctl_choose_value(unsigned int n, int op, const char *file, int line);
+
+/* explore-wmm.c: the weak-memory model, in the child */
+void ctl_wmm_start(bool on);
+void ctl_wmm_task_new(int parent, int slot);
+void ctl_wmm_stop(void);
 
 /* explore-strategy.c */
 void ctl_strategy_begin(struct ctl_shared *sh);

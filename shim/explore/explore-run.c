@@ -125,6 +125,8 @@ static void run_inline(const struct shim_scenario *sc)
 		wake_up_process(t[i]);
 	for (i = 0; i < n; i++)
 		shim_kthread_wait_exit(t[i]);
+	/* The bodies are done: memory holds every location's last store. */
+	ctl_wmm_stop();
 	if (sc->fingerprint)
 		sh->fingerprint = sc->fingerprint(ctx);
 	if (sc->check)
@@ -443,6 +445,8 @@ static const char *strategy_name(const struct shim_explore_opts *o, char *buf,
 	default:
 		snprintf(buf, len, "replay");
 	}
+	if (sh->wmm)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", wmm");
 	return buf;
 }
 
@@ -593,6 +597,17 @@ const char *shim_explore_schedule_error(const struct shim_scenario *sc,
 	return ctl_decode(schedule, sc->name, &scratch);
 }
 
+bool shim_explore_model_of(const struct shim_explore_opts *o, bool *wmm)
+{
+	const char *env = getenv("SHIM_EXPLORE_MODEL");
+
+	*wmm = o->model == SHIM_EXPLORE_MODEL_WMM;
+	if (o->model != SHIM_EXPLORE_MODEL_DEFAULT || !env || !*env)
+		return true;
+	*wmm = !strcmp(env, "wmm");
+	return *wmm || !strcmp(env, "sc");
+}
+
 unsigned long shim_explore(const struct shim_scenario *sc,
 			   const struct shim_explore_opts *opts,
 			   struct shim_explore_result *r)
@@ -606,6 +621,11 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	memset(r, 0, sizeof(*r));
 	r->bound_done = -1;
 	ctl_shared_get();
+	if (!shim_explore_model_of(&o, &sh->wmm)) {
+		fprintf(stderr, "explore: SHIM_EXPLORE_MODEL must be sc or wmm\n");
+		exit(2);
+	}
+	r->wmm = sh->wmm;
 	shm->total = 0;
 	shm->space = 0;
 	shm->seeded = false;
@@ -620,6 +640,17 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 	    env[strlen(sc->name)] == '/') {
 		o.strategy = SHIM_EXPLORE_REPLAY;
 		o.replay = env;
+	}
+	/*
+	 * DPOR reverses races between tasks only: a load's choice of store
+	 * (and a store's place in modification order) is a backtrack point
+	 * of its own that it does not compute (its choices would be read
+	 * as tasks).  Its "covered" would not hold: refuse, as bad input.
+	 */
+	if (o.strategy == SHIM_EXPLORE_DPOR && sh->wmm) {
+		fprintf(stderr, "explore: %s: DPOR is not supported under the wmm model (a load's choice of store is no backtrack point of its DPOR); use DFS\n",
+			sc->name);
+		exit(2);
 	}
 	if (o.strategy == SHIM_EXPLORE_REPLAY) {
 		const char *err = o.replay ? ctl_decode(o.replay, sc->name, sh) :

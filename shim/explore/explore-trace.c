@@ -120,8 +120,23 @@ static void cell(FILE *out, const struct ctl_shared *sh, int i, int task)
 	const struct ctl_step *s = &sh->st[i];
 	char buf[96];
 
-	snprintf(buf, sizeof(buf), "%s %s:%d", shim_op_name(s->op),
-		 base(s->file), s->line);
+	const struct ctl_wnote *w = &sh->wnote[i];
+	char who[8];
+
+	snprintf(who, sizeof(who), w->from < 0 ? "init" : "T%d", w->from);
+	if (w->from >= 0 && w->from < sh->ntasks)
+		snprintf(who, sizeof(who), "%s", sh->names[(int)w->from]);
+	if (w->kind == 1)
+		snprintf(buf, sizeof(buf), "  :%d read %lld <-%s", s->line,
+			 w->val, who);
+	else if (w->kind == 2)
+		snprintf(buf, sizeof(buf), "  :%d store %lld%s", s->line, w->val,
+			 w->pos ? " (mo-early)" : "");
+	else if (w->kind == 3)
+		snprintf(buf, sizeof(buf), "  :%d rmw %lld", s->line, w->val);
+	else
+		snprintf(buf, sizeof(buf), "%s %s:%d", shim_op_name(s->op),
+			 base(s->file), s->line);
 	for (int t = 0; t < sh->ntasks; t++)
 		fprintf(out, "%-*.*s", COL, COL - 1, t == task ? buf : ".");
 	fputc('\n', out);

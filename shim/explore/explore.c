@@ -32,6 +32,7 @@
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
+#include <shim/ctl-wmm.h>
 #include "../src/shim-explore-api.h"
 #include "explore-internal.h"
 
@@ -129,6 +130,16 @@ static int me(void)
 	return p->shim.ctl_slot - 1;
 }
 
+int ctl_self(void)
+{
+	return me();
+}
+
+struct ctl_shared *ctl_shared_now(void)
+{
+	return ctl.sh;
+}
+
 bool shim_ctl_on(void)
 {
 	return me() >= 0;
@@ -172,6 +183,7 @@ static void record_step(int slot, int op, const void *obj, bool ro,
 	s->ro = ro;
 	s->next = -1;
 	s->choice = -1;
+	sh->wnote[sh->nsteps - 1].kind = 0;
 }
 
 /*
@@ -427,6 +439,29 @@ static int pick(int self)
 	return c;
 }
 
+int ctl_choose_value(unsigned int n, int op, const char *file, int line)
+{
+	struct ctl_shared *sh = ctl.sh;
+	int self = me(), i, c;
+
+	if (self < 0)
+		return 0;
+	record_step(self, op, NULL, false, file, line);
+	if (n <= 1 || sh->nchoices == CTL_MAX_CHOICES)
+		return 0;
+	i = sh->nchoices++;
+	c = ctl_strategy_choose(sh, i, (1u << n) - 1, 0, self);
+	if (c < 0 || c >= (int)n) {
+		sh->diverged = true;
+		c = 0;
+	}
+	sh->ch[i].enabled = (uint16_t)((1u << n) - 1);
+	sh->ch[i].cur = 0;
+	sh->ch[i].chosen = (int8_t)c;
+	sh->st[sh->nsteps - 1].choice = (int16_t)i;
+	return c;
+}
+
 /* Run @next until it hands the CPU back. */
 static void switch_to(int self, int next)
 {
@@ -547,11 +582,12 @@ static void trampoline(int slot)
 bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 {
 	struct ctl_task *t;
-	int slot;
+	int parent = me(), slot;
 
-	if (me() < 0)
+	if (parent < 0)
 		return false;
 	slot = add_task(p, CTL_BLOCKED);
+	ctl_wmm_task_new(parent, slot);
 	t = &ctl.t[slot];
 	t->fn = fn;
 	getcontext(&t->uc);
@@ -588,6 +624,7 @@ void shim_ctl_task_exit(struct task_struct *p)
 	 */
 	widen_transition(NULL);
 	record_step(self, SHIM_OP_EXIT, p, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();	/* what it did is seen by whoever joins it */
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)
 		if (ctl.t[i].state == CTL_BLOCKED && ctl.t[i].chan == &p->shim.exited)
@@ -604,6 +641,7 @@ void shim_ctl_stop(void)
 	int i;
 
 	shim_ctl_active = 0;
+	ctl_wmm_stop();
 	for (i = 1; i < ctl.ntasks; i++) {
 		fiber_destroy(&ctl.t[i]);
 		if (ctl.t[i].uc.uc_stack.ss_sp)
@@ -623,6 +661,7 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl.sleep = 0;
 	sh->dpor_blocked = -1;
 	ctl_strategy_begin(sh);
+	ctl_wmm_start(sh->wmm);
 	add_task(current, CTL_RUNNABLE);
 	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, false);
 	fiber_adopt_thread(&ctl.t[0]);

@@ -18,6 +18,7 @@
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <shim/ctl-wmm.h>
 #include "shim-internal.h"
 
 /*
@@ -169,6 +170,8 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
 	l->owner_line = line;
+	/* The weak-memory model's acquire (explore-wmm.c; nothing under sc). */
+	shim_ctl_wmm_lock(l, file, line);
 	shim_lockdep_push(p, l, class_id, file, line);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth++;
@@ -196,6 +199,7 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
 	l->owner_line = line;
+	shim_ctl_wmm_lock(l, file, line);
 	shim_lockdep_push(p, l, shim_lockdep_acquire(p, l, 0, true, file, line),
 			  file, line);
 	if (kind == SHIM_SPIN)
@@ -258,6 +262,7 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 	}
 	/* Before the release: a task may run between the section and it. */
 	shim_point(SHIM_OP_UNLOCK, l, false, file, line);
+	shim_ctl_wmm_unlock(l, file, line);
 	shim_lockdep_pop(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	tsan_unlock(l);

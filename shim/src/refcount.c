@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/refcount.h>
 #include <shim/shim.h>
+#include <shim/ctl-wmm.h>
 #include "shim-internal.h"
 
 /* kfree() fills a block with POISON_FREE (0x6b, alloc.c): read as an int. */
@@ -53,6 +54,7 @@ bool __shim_refcount_add_not_zero(int i, refcount_t *r, const char *file,
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
+	shim_ctl_wmm_mb();
 	old = atomic_read(&r->refs);
 	do {
 		if (!old)
@@ -70,6 +72,7 @@ void __shim_refcount_add(int i, refcount_t *r, const char *file, int line)
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
+	shim_ctl_wmm_mb();
 	old = atomic_read(&r->refs);
 	do {
 		if (!old) {
@@ -90,6 +93,7 @@ bool __shim_refcount_sub_and_test(int i, refcount_t *r, const char *file,
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
+	shim_ctl_wmm_mb();
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {
@@ -110,6 +114,7 @@ void __shim_refcount_dec(refcount_t *r, const char *file, int line)
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
+	shim_ctl_wmm_mb();
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {

@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
+#include <shim/ctl-wmm.h>
 #include "shim-internal.h"
 
 /*
@@ -72,6 +73,7 @@ void reinit_completion(struct completion *x)
 void complete(struct completion *x)
 {
 	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	if (x->done != UINT_MAX)
 		x->done++;
@@ -83,6 +85,7 @@ void complete(struct completion *x)
 void complete_all(struct completion *x)
 {
 	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	x->done = UINT_MAX;
 	pthread_cond_broadcast(&x->c);
@@ -189,6 +192,7 @@ bool try_wait_for_completion(struct completion *x)
 	bool ret = false;
 
 	shim_ctl_only(SHIM_OP_WAIT, x, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	if (x->done) {
 		if (x->done != UINT_MAX)
@@ -227,6 +231,7 @@ void __shim_down(struct semaphore *sem, const char *file, int line,
 {
 	__shim_might_sleep(file, line);
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, file, line);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&sem->m);
 	while (!sem->count && shim_ctl_on()) {
 		/* The explorer's wait: blocked on the semaphore until up(). */
@@ -253,6 +258,7 @@ int down_trylock(struct semaphore *sem)
 	int busy;
 
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&sem->m);
 	busy = !sem->count;
 	if (!busy)
@@ -264,6 +270,7 @@ int down_trylock(struct semaphore *sem)
 void up(struct semaphore *sem)
 {
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();
 	pthread_mutex_lock(&sem->m);
 	sem->count++;
 	pthread_cond_signal(&sem->c);

@@ -22,6 +22,7 @@
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
 #include <linux/delay.h>
+#include <shim/ctl-wmm.h>
 #include "shim-internal.h"
 
 static __thread struct task_struct *this_task;
@@ -240,6 +241,7 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 	 * step the explorer can never split.
 	 */
 	shim_point(SHIM_OP_SET_STATE, p, false, file, line);
+	shim_ctl_wmm_mb();	/* smp_store_mb() in 6.1 (explore-wmm.c) */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	p->shim.state_file = file;
@@ -354,6 +356,7 @@ int wake_up_process(struct task_struct *p)
 	int woke = 0;
 
 	shim_point(SHIM_OP_WAKE, p, false, __FILE__, __LINE__);
+	shim_ctl_wmm_mb();	/* try_to_wake_up()'s smp_mb__after_spinlock() */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
@@ -542,6 +545,7 @@ void shim_kthread_wait_exit(struct task_struct *p)
 	while (shim_ctl_on() && !READ_ONCE(p->shim.exited))
 		shim_ctl_block(&p->shim.exited, SHIM_OP_KTHREAD, __FILE__,
 			       __LINE__, "kthread_stop (waits for the thread's exit)");
+	shim_ctl_wmm_mb();	/* the exit's barrier, joined */
 }
 
 /* End of test: every kthread must have been stopped or have returned. */

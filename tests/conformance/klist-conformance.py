@@ -76,6 +76,8 @@ KERNEL_BUGS_BY_CHANCE = {
     # Three deviations deep: within the budget or not.
     "explore:klist_readd_after_remove":
         "6.1's release clears n_klist of the re-added node (K6), if the budget reaches it",
+    "explore:klist_remove_vs_last_put":
+        "6.1's release clears n_klist of the node the remover re-added (K6), if the budget reaches it",
 }
 
 # Check's verbose result line: where:line:verdict:case:case:index: message

@@ -70,7 +70,8 @@ extern int point_forbidden;
 	X(klist_readd_after_remove)		\
 	X(klist_walk_in_irq_vs_add_del)		\
 	X(klist_hooks_walk_vs_del)		\
-	X(klist_walks_vs_del)
+	X(klist_walks_vs_del)			\
+	X(klist_remove_vs_last_put)
 
 #define EXPLORE_DDM_SCENARIOS(X)		\
 	X(ddm_drv_unreg_vs_dev_unreg)		\

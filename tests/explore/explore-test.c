@@ -147,6 +147,69 @@ static struct kunit_suite explore_ddm_suite = {
 	.test_cases = explore_ddm_cases,
 };
 
+/*
+ * The klist scenarios again under the weak-memory model (#27): a load
+ * may read any store its task's view allows.  DPOR is sc-only
+ * (shim/explore/README.md), so depth-first, bounds 0 to 3 in turn, where
+ * reading a store older than the newest counts as a preemption: the
+ * weak K6 (W1) needs three (the remover stopped before its test of
+ * woken, the releaser stopped between its store of woken and the
+ * wake-up, the stale read), found at schedule 545 of
+ * klist_remove_vs_last_put.  The budget is in schedules first, so what a
+ * case covers does not depend on the machine's load; the time is a cap.
+ * Under TSan a schedule costs ten times more: a smaller count and a
+ * longer cap there, still past W1's 545.
+ */
+#define WMM_BOUND		3
+#if defined(__SANITIZE_THREAD__)
+#define WMM_BUDGET_MS		100000
+#define WMM_BUDGET_RUNS		1000
+#else
+#define WMM_BUDGET_MS		10000
+#define WMM_BUDGET_RUNS		4000
+#endif
+
+static void explore_expect_pass_wmm(struct kunit *test, const struct shim_scenario *sc)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS,
+		.model = SHIM_EXPLORE_MODEL_WMM,
+		.bound = WMM_BOUND,
+		.iterate = true,
+		.max_ms = WMM_BUDGET_MS,
+		.max_schedules = WMM_BUDGET_RUNS,
+		.stop_on_failure = true,
+	};
+	struct shim_explore_result r;
+
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, r.wmm, "%s: not run under wmm", sc->name);
+	KUNIT_EXPECT_EQ_MSG(test, r.failures, 0UL, "%s (wmm): %s (schedule %s)",
+			    sc->name, r.title, r.schedule);
+	if (!getenv("SHIM_SCHEDULE"))
+		KUNIT_EXPECT_GE_MSG(test, r.bound_done, 0,
+				    "%s (wmm): bound 0 not covered", sc->name);
+}
+
+#define EXPLORE_WMM_CASE_FN(sc)						\
+static void sc##_wmm_case(struct kunit *test)				\
+{									\
+	explore_expect_pass_wmm(test, &sc);				\
+}
+#define EXPLORE_WMM_CASE(sc)	{ .run_case = sc##_wmm_case, .name = #sc },
+
+EXPLORE_KLIST_SCENARIOS(EXPLORE_WMM_CASE_FN)
+
+static struct kunit_case explore_klist_wmm_cases[] = {
+	EXPLORE_KLIST_SCENARIOS(EXPLORE_WMM_CASE)
+	{}
+};
+
+static struct kunit_suite explore_klist_wmm_suite = {
+	.name = "explore_klist_wmm",
+	.test_cases = explore_klist_wmm_cases,
+};
+
 /* --- the explorer itself ------------------------------------------------ */
 
 static void self_locked_counter_case(struct kunit *test)
@@ -690,4 +753,4 @@ static struct kunit_suite explore_dpor_suite = {
 
 kunit_test_suites(&explore_self_suite, &explore_point_suite, &explore_zoo_suite,
 		  &explore_brute_suite, &explore_klist_suite, &explore_ddm_suite,
-		  &explore_dpor_suite);
+		  &explore_dpor_suite, &explore_klist_wmm_suite);

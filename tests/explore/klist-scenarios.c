@@ -8,7 +8,8 @@
  * later access; each walk checks what it is handed.
  *
  * The defects these find (tests/defects/klist/): K1 K1b K2 K3 K3b K4
- * K5 (both) K6 K7 K7b R1 X1; see docs/explore.md.
+ * K5 (both) K6 K7 K7b R1 X1, and under the wmm model W1; see
+ * docs/explore.md.
  */
 #include <linux/klist.h>
 #include <linux/kref.h>
@@ -520,4 +521,53 @@ const struct shim_scenario klist_walks_vs_del = {
 	.setup = setup_plain,
 	.body = { walk_stop_at_b, del_b, walk_stop_at_c },
 	.check = check_b_unlinked,
+};
+
+/* --- the remover sees the release it waited for (K6's pair, #27) -------- */
+
+/*
+ * A walk the set-up leaves on B; the remover kills B and waits while the
+ * walk's exit drops the last reference.  The remover that sees woken
+ * must see B unlinked as well: the release store in klist_release() and
+ * the acquire load in klist_remove() order it.  Under sc that holds of
+ * any interleaving; under wmm only through that pair, so this is the
+ * scenario that needs the model.  The remover then re-adds B.
+ */
+static void *setup_held_b(void)
+{
+	struct kctx *c = make(false);
+
+	klist_iter_init(&c->k, &c->held);
+	klist_next(&c->held);
+	klist_next(&c->held);	/* stands on B */
+	return c;
+}
+
+static void exit_held_walk(void *ctx)
+{
+	struct kctx *c = ctx;
+
+	klist_iter_exit(&c->held);
+}
+
+static void remove_b_readd(void *ctx)
+{
+	struct kctx *c = ctx;
+
+	klist_remove(&c->o[B]->n);
+	SHIM_EXPLORE_CHECK(!klist_node_attached(&c->o[B]->n),
+			   "klist_remove() returned with B attached");
+	klist_add_tail(&c->o[B]->n, &c->k);
+}
+
+static void check_b_readded(void *ctx)
+{
+	expect_list(ctx, AC | (1u << B));
+}
+
+const struct shim_scenario klist_remove_vs_last_put = {
+	.name = "klist_remove_vs_last_put",
+	.setup = setup_held_b,
+	.body = { remove_b_readd, exit_held_walk },
+	.check = check_b_readded,
 };

@@ -14,20 +14,32 @@
 #include <shim/valgrind.h>
 #include <asm/barrier.h>
 #include <shim/ctl-hook.h>
+#include <shim/ctl-wmm.h>
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
+/* In the explorer's wmm mode the value comes from its model (<shim/ctl-wmm.h>). */
 #define READ_ONCE(x) ({							\
-	shim_ctl_hook(SHIM_OP_READ_ONCE, &(x), true);				\
-	shim_vg_marked((void *)&(x), sizeof(x));				\
-	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
+	__typeof__(__atomic_load_n(&(x), __ATOMIC_RELAXED)) __ro;	\
+	if (shim_ctl_wmm_on() && sizeof(x) <= 8) {			\
+		__ro = __shim_wmm_load(x, SHIM_MO_ONCE);		\
+	} else {							\
+		shim_ctl_hook(SHIM_OP_READ_ONCE, &(x), true);		\
+		shim_vg_marked((void *)&(x), sizeof(x));		\
+		__ro = __atomic_load_n(&(x), __ATOMIC_RELAXED);		\
+	}								\
+	__ro;								\
 })
 #define WRITE_ONCE(x, val) do {						\
-	shim_ctl_hook(SHIM_OP_WRITE_ONCE, &(x), false);				\
-	shim_vg_marked((void *)&(x), sizeof(x));				\
-	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
+	if (shim_ctl_wmm_on() && sizeof(x) <= 8) {			\
+		__shim_wmm_store(x, val, SHIM_MO_ONCE);			\
+	} else {							\
+		shim_ctl_hook(SHIM_OP_WRITE_ONCE, &(x), false);		\
+		shim_vg_marked((void *)&(x), sizeof(x));		\
+		__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);	\
+	}								\
 } while (0)
 
 #ifndef __always_inline

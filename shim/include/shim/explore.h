@@ -56,8 +56,16 @@ enum shim_explore_strategy {
 	SHIM_EXPLORE_DPOR,	/* source-DPOR with sleep sets: every trace, no bound */
 };
 
+/* Which memory model a run's marked accesses follow (shim/explore/README.md). */
+enum shim_explore_model {
+	SHIM_EXPLORE_MODEL_DEFAULT,	/* SHIM_EXPLORE_MODEL=sc|wmm, else sc */
+	SHIM_EXPLORE_MODEL_SC,		/* every load reads the last store */
+	SHIM_EXPLORE_MODEL_WMM,		/* the weak-memory model (<shim/ctl-wmm.h>) */
+};
+
 struct shim_explore_opts {
 	enum shim_explore_strategy strategy;
+	enum shim_explore_model model;
 	unsigned int bound;		/* DFS: at most this many preemptions */
 	bool iterate;			/* DFS: bounds 0, 1, .. bound in turn */
 	unsigned int depth;		/* PCT: d (default 3) */
@@ -84,6 +92,7 @@ struct shim_explore_result {
 	unsigned long sleep_blocked;	/* DPOR: runs that repeated a trace */
 	double estimate;		/* DPOR, not covered: schedules in all, estimated */
 	unsigned int max_steps;		/* longest run, in scheduling points */
+	bool wmm;			/* the runs used the weak-memory model */
 	char title[512];		/* first failure's report */
 	char schedule[SHIM_EXPLORE_SCHEDULE_MAX];	/* its schedule (minimised) */
 	unsigned long trace_hash;	/* hash of its steps: replays must match */
@@ -117,6 +126,9 @@ unsigned long shim_explore(const struct shim_scenario *sc,
  */
 void shim_explore_brute(const struct shim_scenario *sc, unsigned long max_runs,
 			struct shim_explore_result *r, unsigned int nbounds);
+
+/* The model @o asks for, after SHIM_EXPLORE_MODEL; false for a bad value. */
+bool shim_explore_model_of(const struct shim_explore_opts *o, bool *wmm);
 
 /* NULL if @schedule is a well-formed schedule string of @sc, else why not. */
 const char *shim_explore_schedule_error(const struct shim_scenario *sc,

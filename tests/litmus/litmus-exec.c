@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A litmus test as an explorer scenario: P0..Pn are its bodies, which
+ * interpret the parsed processes; the shared variables are cells whose
+ * every marked access goes through the explorer's memory model
+ * (<shim/ctl-wmm.h>), the same calls the kernel headers make for klist;
+ * its locks are the shim's spinlocks.  The depth-first search with no
+ * effective bound visits every execution the model allows; the final
+ * condition is the run's fingerprint (0: filtered out, 1: false,
+ * 2: true), so the set of outcomes gives herd7's verdict: Always,
+ * Sometimes or Never.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+#include <shim/explore.h>
+#include <shim/ctl-wmm.h>
+#include "litmus.h"
+
+static struct lit_prog *prog;
+static long long cell[LIT_MAX_VARS];
+static spinlock_t lock[LIT_MAX_VARS];
+static struct {
+	long long val;
+	int dep;		/* the load the value came from, -1: none */
+} reg[LIT_MAX_PROCS][LIT_MAX_REGS];
+static bool wmm_mode;
+
+static long long addr_of(int v)
+{
+	if (prog->var[v].kind == LIT_LOCK)
+		return (long long)(intptr_t)&lock[v];
+	return (long long)(intptr_t)&cell[v];
+}
+
+static int var_at(long long a, const struct lit_node *n)
+{
+	for (int i = 0; i < prog->nvars; i++)
+		if (addr_of(i) == a)
+			return i;
+	shim_report(prog->path, n->line, "litmus: %s:%d: not a shared variable's address",
+		    prog->path, n->line);
+	return -1;
+}
+
+static long long eval(int pi, const struct lit_node *n, int *dep);
+
+/* The location a primitive works on: argument @i, *E or E. */
+static int location(int pi, const struct lit_node *call, int i, int *dep)
+{
+	const struct lit_node *a = call->arg[i];
+	long long addr;
+
+	if (a->kind == LN_DEREF)
+		a = a->a;
+	addr = eval(pi, a, dep);
+	return var_at(addr, call);
+}
+
+static long long prim(int pi, const struct lit_node *n, int *dep)
+{
+	const struct lit_prim *p = n->prim;
+	const char *f = prog->path;
+	int line = n->line, adep = -1, v, vdep = -1;
+	long long val = 0, old = 0, a = 1, b = 0;
+
+	*dep = -1;
+	switch (p->kind) {
+	case LP_LOAD:
+		v = location(pi, n, 0, &adep);
+		if (v < 0)
+			return 0;
+		*dep = shim_ctl_load(&cell[v], sizeof(cell[v]), &val, p->mo, adep,
+				     f, line);
+		return val;
+	case LP_STORE:
+	case LP_STORE_MB:
+		v = location(pi, n, 0, &adep);
+		val = eval(pi, n->arg[1], &vdep);
+		if (v < 0)
+			return 0;
+		shim_ctl_store(&cell[v], sizeof(cell[v]), &val, p->mo, f, line);
+		if (p->kind == LP_STORE_MB)
+			shim_ctl_fence(SHIM_FENCE_MB, f, line);
+		return 0;
+	case LP_FENCE:
+		shim_ctl_fence(p->op, f, line);
+		return 0;
+	case LP_NOOP:
+		return 0;
+	case LP_RMW:
+	case LP_RMW_VOID:
+		v = location(pi, n, p->ptr_arg, &adep);
+		if (p->op == SHIM_RMW_CMPXCHG ||
+		    (p->op == SHIM_RMW_ADD_UNLESS && n->nargs == 3)) {
+			a = eval(pi, n->arg[1], &vdep);
+			b = eval(pi, n->arg[2], &vdep);
+		} else if (n->nargs == 2) {
+			a = eval(pi, n->arg[1 - p->ptr_arg], &vdep);
+		}
+		if (p->neg)
+			a = -a;
+		if (v < 0)
+			return 0;
+		shim_ctl_rmw(&cell[v], sizeof(cell[v]), p->op, (unsigned long long)a,
+			     (unsigned long long)b, &old, p->mo, f, line);
+		switch (p->ret) {
+		case LR_NEW:
+			return old + a;
+		case LR_NEW_IS_ZERO:
+			return old + a == 0;
+		case LR_DONE:
+			return old != b;
+		default:
+			return old;
+		}
+	case LP_LOCK:
+	case LP_UNLOCK:
+	case LP_TRYLOCK:
+	case LP_IS_LOCKED:
+		v = location(pi, n, 0, &adep);
+		if (v < 0)
+			return 0;
+		if (prog->var[v].kind != LIT_LOCK) {
+			shim_report(f, line, "litmus: %s:%d: %s of a variable not declared spinlock_t",
+				    f, line, p->name);
+			return 0;
+		}
+		if (p->kind == LP_LOCK)
+			shim_lock_acquire(&lock[v].l, SHIM_SPIN, 0, f, line, "P");
+		else if (p->kind == LP_UNLOCK)
+			shim_lock_release(&lock[v].l, SHIM_SPIN, f, line);
+		else if (p->kind == LP_TRYLOCK)
+			return shim_lock_try(&lock[v].l, SHIM_SPIN, f, line);
+		else if (wmm_mode)
+			return shim_ctl_wmm_is_locked(&lock[v].l, f, line);
+		else {
+			shim_ctl_point(SHIM_OP_READ_ONCE, &lock[v].l, true, f, line);
+			return spin_is_locked(&lock[v]);
+		}
+		return 0;
+	case LP_RCU_LOCK:
+		shim_ctl_rcu_read_lock(f, line);
+		return 0;
+	case LP_RCU_UNLOCK:
+		shim_ctl_rcu_read_unlock(f, line);
+		return 0;
+	case LP_SYNC_RCU:
+		shim_ctl_synchronize_rcu(f, line);
+		return 0;
+	}
+	return 0;
+}
+
+static long long binop(int op, long long l, long long r)
+{
+	switch (op) {
+	case '+': return l + r;
+	case '-': return l - r;
+	case '*': return l * r;
+	case '/': return r ? l / r : 0;
+	case '%': return r ? l % r : 0;
+	case '&': return l & r;
+	case '|': return l | r;
+	case '^': return l ^ r;
+	case '<': return l < r;
+	case '>': return l > r;
+	case ('<' << 8) | '=': return l <= r;
+	case ('>' << 8) | '=': return l >= r;
+	case ('=' << 8) | '=': return l == r;
+	case ('!' << 8) | '=': return l != r;
+	case ('<' << 8) | '<': return l << r;
+	case ('>' << 8) | '>': return l >> r;
+	}
+	return 0;
+}
+
+static long long eval(int pi, const struct lit_node *n, int *dep)
+{
+	int d2 = -1;
+	long long l;
+
+	*dep = -1;
+	switch (n->kind) {
+	case LN_NUM:
+		return n->num;
+	case LN_REG:
+		*dep = reg[pi][n->idx].dep;
+		return reg[pi][n->idx].val;
+	case LN_VAR:
+		return addr_of(n->idx);
+	case LN_ADDR:
+		return addr_of(n->a->idx);
+	case LN_CALL:
+		return prim(pi, n, dep);
+	case LN_UNARY:
+		l = eval(pi, n->a, dep);
+		return n->op == '!' ? !l : n->op == '-' ? -l : ~l;
+	case LN_BIN:
+		l = eval(pi, n->a, dep);
+		if (n->op == (('&' << 8) | '&'))
+			return l && eval(pi, n->b, &d2);
+		if (n->op == (('|' << 8) | '|'))
+			return l || eval(pi, n->b, &d2);
+		l = binop(n->op, l, eval(pi, n->b, &d2));
+		if (*dep < 0)
+			*dep = d2;
+		return l;
+	default:
+		shim_report(prog->path, n->line, "litmus: %s:%d: plain access",
+			    prog->path, n->line);
+		return 0;
+	}
+}
+
+static void exec(int pi, const struct lit_node *s)
+{
+	int dep;
+
+	for (; s; s = s->next) {
+		switch (s->kind) {
+		case LS_EXPR:
+			eval(pi, s->a, &dep);
+			break;
+		case LS_ASSIGN:
+			reg[pi][s->idx].val = eval(pi, s->a, &dep);
+			reg[pi][s->idx].dep = dep;
+			break;
+		case LS_IF:
+			if (eval(pi, s->a, &dep))
+				exec(pi, s->b);
+			else if (s->c)
+				exec(pi, s->c);
+			break;
+		case LS_BLOCK:
+			exec(pi, s->a);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void body0(void *ctx) { exec(0, prog->proc[0].body); }
+static void body1(void *ctx) { exec(1, prog->proc[1].body); }
+static void body2(void *ctx) { exec(2, prog->proc[2].body); }
+static void body3(void *ctx) { exec(3, prog->proc[3].body); }
+
+static void *setup(void)
+{
+	for (int i = 0; i < prog->nvars; i++) {
+		const struct lit_var *v = &prog->var[i];
+
+		cell[i] = v->init_addr_of >= 0 ? addr_of(v->init_addr_of) : v->init;
+		if (v->kind == LIT_LOCK)
+			spin_lock_init(&lock[i]);
+	}
+	for (int p = 0; p < prog->nprocs; p++) {
+		for (int r = 0; r < LIT_MAX_REGS; r++) {
+			reg[p][r].val = prog->proc[p].reg_init[r];
+			reg[p][r].dep = -1;
+		}
+	}
+	return NULL;
+}
+
+static bool holds(const struct lit_cond *c)
+{
+	long long have, want;
+
+	switch (c->kind) {
+	case LC_TRUE:
+		return true;
+	case LC_NOT:
+		return !holds(c->a);
+	case LC_AND:
+		return holds(c->a) && holds(c->b);
+	case LC_OR:
+		return holds(c->a) || holds(c->b);
+	case LC_EQ:
+		have = c->proc >= 0 ? reg[c->proc][c->idx].val : cell[c->idx];
+		want = c->val_addr_of >= 0 ? addr_of(c->val_addr_of) : c->val;
+		return have == want;
+	}
+	return false;
+}
+
+/* 0: the filter drops the run; 1: the condition is false; 2: true. */
+static unsigned long verdict_of_run(void *ctx)
+{
+	if (prog->filter && !holds(prog->filter))
+		return 0;
+	return holds(prog->cond) ? 2 : 1;
+}
+
+/* --witness: an execution where the condition holds is a "failure",
+ * so the explorer prints its minimised interleaving and schedule. */
+static void witness_check(void *ctx)
+{
+	SHIM_EXPLORE_CHECK(verdict_of_run(ctx) != 2,
+			   "the condition of %s holds", prog->name);
+}
+
+int lit_witness(struct lit_prog *p, bool wmm)
+{
+	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
+		body0, body1, body2, body3,
+	};
+	struct shim_scenario sc = {
+		.name = p->name, .setup = setup, .check = witness_check,
+	};
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS,
+		.model = wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC,
+		.bound = 1000, .max_schedules = 5000000, .max_ms = 600000,
+		.stop_on_failure = true,
+	};
+	static struct shim_explore_result r;
+
+	if (p->unsupported[0])
+		return 0;
+	prog = p;
+	wmm_mode = wmm;
+	for (int i = 0; i < p->nprocs; i++)
+		sc.body[i] = bodies[i];
+	shim_explore(&sc, &o, &r);
+	return 0;
+}
+
+static bool two_kinds(const struct shim_explore_result *r)
+{
+	bool yes = false, no = false;
+
+	for (unsigned int i = 0; i < r->noutcomes; i++) {
+		yes |= r->outcomes[i].fingerprint == 2;
+		no |= r->outcomes[i].fingerprint == 1;
+	}
+	return yes && no;
+}
+
+int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
+{
+	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
+		body0, body1, body2, body3,
+	};
+	struct shim_scenario sc = {
+		.name = p->name, .setup = setup, .fingerprint = verdict_of_run,
+	};
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS,
+		.model = wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC,
+		.bound = 1000,		/* no bound: every execution */
+		.max_schedules = 5000000,
+		/* ctest gives each test 600 s: say Undecided well before */
+		.max_ms = 400000,
+		.quiet = true,
+		.outcomes = true,
+	};
+	static struct shim_explore_result r;
+	bool yes = false, no = false;
+	const char *verdict;
+	char extra[192] = "";
+	int ret = 0;
+
+	if (p->unsupported[0]) {
+		printf("%s Unsupported %s\n", p->name, p->unsupported);
+		return expect;
+	}
+	prog = p;
+	wmm_mode = wmm;
+	for (int i = 0; i < p->nprocs; i++)
+		sc.body[i] = bodies[i];
+	/*
+	 * A short first pass: if it sees both outcomes the verdict is
+	 * Sometimes already, and the full search (which only Never and
+	 * Always need) is spared.
+	 */
+	o.max_schedules = 3000;
+	shim_explore(&sc, &o, &r);
+	if (!r.failures && !r.covered && !two_kinds(&r)) {
+		o.max_schedules = 5000000;
+		shim_explore(&sc, &o, &r);
+	}
+	if (r.failures) {
+		printf("%s Error %s (schedule %s)\n", p->name, r.title, r.schedule);
+		return 1;
+	}
+	for (unsigned int i = 0; i < r.noutcomes; i++) {
+		yes |= r.outcomes[i].fingerprint == 2;
+		no |= r.outcomes[i].fingerprint == 1;
+	}
+	/*
+	 * Never and Always need every execution; Sometimes needs one of
+	 * each kind, so it stands even when the budget ran out first.
+	 */
+	if ((!r.covered || r.outcomes_overflow) && !(yes && no)) {
+		printf("%s Undecided: %lu executions, budget spent%s\n", p->name,
+		       r.schedules, expect ? " MISMATCH: not judged" : "");
+		return 1;
+	}
+	if (!r.covered)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " (both outcomes seen in %lu executions, not all run)",
+			 r.schedules);
+	verdict = yes && no ? "Sometimes" : yes ? "Always" : "Never";
+	if (verbose)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " (%s: %lu executions, %.3f s)",
+			 wmm ? "wmm" : "sc", r.schedules, r.ms / 1e3);
+	if (expect && strcmp(verdict, p->expected)) {
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " MISMATCH: herd7 says %s", p->expected[0] ? p->expected : "nothing");
+		ret = 1;
+	}
+	printf("%s %s%s\n", p->name, verdict, extra);
+	return ret;
+}

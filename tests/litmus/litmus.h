@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * klist-litmus: herd7's C litmus tests run under the explorer.
+ *
+ * litmus-parse.c reads a test (its init block, its processes P0..Pn
+ * written with the kernel's primitives, its final condition) into a
+ * program; litmus-exec.c makes it a struct shim_scenario whose bodies
+ * interpret the processes, every marked access going through the
+ * explorer's memory model (<shim/ctl-wmm.h>), and judges the condition
+ * over every execution the explorer reaches.
+ */
+#ifndef _LITMUS_H
+#define _LITMUS_H
+
+#include <stdbool.h>
+
+#define LIT_MAX_PROCS	4	/* the explorer's bodies */
+#define LIT_MAX_VARS	16
+#define LIT_MAX_REGS	16
+#define LIT_MAX_ARGS	3
+
+enum lit_var_kind { LIT_INT, LIT_LOCK };
+
+struct lit_var {
+	char name[32];
+	enum lit_var_kind kind;
+	long long init;
+	int init_addr_of;	/* init is the address of this var, -1: a number */
+};
+
+/* Expression and statement nodes. */
+enum lit_node_kind {
+	LN_NUM, LN_REG, LN_VAR,		/* a register; a shared var's address */
+	LN_DEREF,			/* *E: a plain access (unsupported) */
+	LN_ADDR,			/* &x */
+	LN_CALL, LN_BIN, LN_UNARY,
+	LS_EXPR, LS_ASSIGN, LS_IF, LS_BLOCK, LS_NOP,
+};
+
+struct lit_prim;
+
+struct lit_node {
+	enum lit_node_kind kind;
+	int line;
+	long long num;
+	int idx;			/* register or var */
+	int op;				/* LN_BIN, LN_UNARY: the operator */
+	const struct lit_prim *prim;	/* LN_CALL */
+	int nargs;
+	struct lit_node *arg[LIT_MAX_ARGS];
+	struct lit_node *a, *b, *c;	/* operands; if: cond, then, else */
+	struct lit_node *next;		/* statement lists */
+};
+
+struct lit_proc {
+	int nregs;
+	char reg[LIT_MAX_REGS][16];
+	long long reg_init[LIT_MAX_REGS];
+	struct lit_node *body;
+};
+
+/* The final condition: a proposition over registers and shared vars. */
+enum lit_cond_kind { LC_TRUE, LC_EQ, LC_NOT, LC_AND, LC_OR };
+struct lit_cond {
+	enum lit_cond_kind kind;
+	int proc;			/* LC_EQ: -1 for a shared var */
+	int idx;			/* register or var */
+	long long val;
+	int val_addr_of;		/* the value is this var's address, -1: val */
+	struct lit_cond *a, *b;
+};
+
+enum lit_quant { LQ_EXISTS, LQ_NOT_EXISTS, LQ_FORALL };
+
+struct lit_prog {
+	const char *path;
+	char name[128];
+	char expected[32];		/* the Result: line's verdict, if any */
+	int nvars, nprocs;
+	struct lit_var var[LIT_MAX_VARS];
+	struct lit_proc proc[LIT_MAX_PROCS];
+	enum lit_quant quant;
+	struct lit_cond *cond, *filter;
+	/* Set when the test uses what the tool does not run: why. */
+	char unsupported[128];
+};
+
+/* Parse @path; NULL on success, else the error (with its line) in @err. */
+struct lit_prog *lit_parse(const char *path, char *err, unsigned long len);
+
+/* The primitives, by name (litmus-parse.c). */
+enum lit_prim_kind {
+	LP_LOAD, LP_STORE, LP_FENCE, LP_RMW, LP_RMW_VOID, LP_LOCK, LP_UNLOCK,
+	LP_TRYLOCK, LP_IS_LOCKED, LP_RCU_LOCK, LP_RCU_UNLOCK, LP_SYNC_RCU,
+	LP_STORE_MB, LP_NOOP,
+};
+/* How an rmw's result is given back. */
+enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_DONE, LR_NONE };
+
+struct lit_prim {
+	const char *name;
+	enum lit_prim_kind kind;
+	int nargs;
+	int mo;			/* enum shim_mo */
+	int op;			/* enum shim_rmw, or enum shim_fence */
+	int ptr_arg;		/* which argument is the location */
+	int neg;		/* rmw: subtract the value */
+	enum lit_ret ret;
+	bool deref;		/* the location is written *E */
+};
+
+/* Explore @p under the model; prints its line; 0 judged, 1 otherwise. */
+int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect);
+
+/* Print the interleaving of one execution where the condition holds. */
+int lit_witness(struct lit_prog *p, bool wmm);
+
+#endif
