@@ -29,6 +29,12 @@
 # with k<=3, from one build and one run each (DPOR's schedule count is
 # deterministic too; its wall time is the median of 3).
 #
+#   scripts/time-to-detect.sh -T wmm [-t TIMEOUT_S] [DEFECT_ID...]
+#
+# the same with DFS k<=3 under the weak-memory model (explore -m wmm)
+# beside DFS k<=3 under sc: a defect only weak memory shows (W1, W2) is
+# "not found" in the sc column.
+#
 # The kernel's own lib/klist.c under the klist scenarios is the
 # conformance run's (tests/conformance/, target klist-conformance).
 #
@@ -73,11 +79,12 @@ declare -A cflags=(
 	[helgrind]="-O1 -g -DSHIM_VALGRIND"
 	[explore]="-O1 -g"
 	[dpor]="-O1 -g"
+	[wmm]="-O1 -g"
 	[fast]="-O2 -g"
 	[fast-tsan]="-O1 -g -fsanitize=thread -Wno-tsan"
 )
 for tool in "${tools[@]}"; do
-	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore dpor fast fast-tsan)" >&2; exit 2; }
+	[ -n "${cflags[$tool]:-}" ] || { echo "time-to-detect: unknown tool $tool (shim asan tsan helgrind explore dpor wmm fast fast-tsan)" >&2; exit 2; }
 done
 
 # The explorer's scenarios for each defect (tests/explore/*-scenarios.c).
@@ -106,6 +113,8 @@ declare -A scenarios=(
 	[H2]="ddm_drv_reg_vs_dev_add_events"
 	[D9]="ddm_dev_reg_vs_dev_reg ddm_drv_unreg_vs_drv_unreg"
 	[X3]="klist_walk_from_node_vs_its_del"
+	[W1]="klist_remove_vs_last_put"
+	[W2]="klist_remove_vs_last_put"
 )
 scenarios_for() {	# patch -> scenario names
 	local id
@@ -146,7 +155,7 @@ build() {	# patch tool -> binary path
 		# shellcheck disable=SC2086
 		gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 			-o "$dir/explore" "$top"/tests/explore/explore-main.c \
-			"$top"/tests/explore/*-scenarios.c "$dir"/lib/*.c \
+			"$top"/tests/explore/*-scenarios.c "$top"/tests/explore/gen/gen{,-check,-klist,-ddm}.c "$dir"/lib/*.c \
 			"$dir"/lib/ddm/*.c "$top"/shim/src/*.c "$top"/shim/explore/*.c -lpthread \
 			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 		echo "$dir/explore"
@@ -266,11 +275,16 @@ explore_rows() {
 	done
 	cat "$table"
 }
-# DPOR beside DFS k<=3: one row per defect, every defect patch.
-dpor_rows() {
+# A second search beside sc DFS k<=3 (DPOR, or DFS under wmm): one row
+# per defect, every defect patch.  $1: its name in the table, $2: its
+# options, $3: its options on lib/ as it is (the baseline rows).
+beside_rows() {
+	local what=$1 opts=$2 base_opts=$3
 	local table=$out/table.md p id bin names log walls r title dfs
 	local name first schedule dfirst dwall total
-	printf '| defect | scenario | DFS (k<=3): schedules to 1st failure | DFS wall | DPOR: schedules to 1st failure | DPOR wall (median of 3) | DPOR schedule (minimised) | DPOR report |\n|---|---|---|---|---|---|---|---|\n' > "$table"
+	shift 3
+	printf '| defect | scenario | DFS (k<=3): schedules to 1st failure | DFS wall | %s: schedules to 1st failure | %s wall (median of 3) | %s schedule (minimised) | %s report |\n|---|---|---|---|---|---|---|---|\n' \
+		"$what" "$what" "$what" "$what" > "$table"
 	for p in none:klist none:ddm "$top"/tests/defects/*/*.patch; do
 		id=$(basename "$p" .patch)
 		if [ $# -gt 0 ] && [ "${p#none:}" = "$p" ]; then
@@ -282,29 +296,29 @@ dpor_rows() {
 			echo "| $id | - | - | - | - | - | no scenario | - |" >> "$table"
 			continue
 		fi
-		bin=$(build "$p" dpor) || exit 1
+		bin=$(build "$p" explore) || exit 1
 		if [ "${p#none:}" != "$p" ]; then
-			# lib/ as it is: every trace of every scenario must pass.
-			log=$(dirname "$bin")/dpor-baseline.log
+			# lib/ as it is: no schedule may fail.
+			log=$(dirname "$bin")/beside-baseline.log
 			# shellcheck disable=SC2086
-			"$bin" -q -s dpor -a -t $((timeout_s * 1000)) $names > "$log" 2>&1 || true
+			"$bin" -q $base_opts -a -t $((timeout_s * 1000)) $names > "$log" 2>&1 || true
 			r=$(awk '$1 == "RESULT" { n += $4; f += $10; c += $9; t += $7 } END { print n, f, c, NR, t / 1000 }' "$log")
 			read -r total first schedule name dwall <<< "$r"
-			echo "| $id | all $name of its group | - | - | $total schedules, $first failing; $schedule of $name covered (every trace) | ${dwall} s in all | - | - |" >> "$table"
-			echo "$id dpor: $r" >&2
+			echo "| $id | all $name of its group | - | - | $total schedules, $first failing; $schedule of $name covered | ${dwall} s in all | - | - |" >> "$table"
+			echo "$id $what: $r" >&2
 			continue
 		fi
 		log=$(dirname "$bin")/dfs.log
 		# shellcheck disable=SC2086
-		timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -k 3 -t $((timeout_s * 1000)) \
+		timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -m sc -k 3 -t $((timeout_s * 1000)) \
 			$names > "$log" 2>&1 || true
 		dfirst=$(awk '$1 == "RESULT" && $5 > 0 { print $5; exit }' "$log")
 		dfs=$(explore_time "$log")
 		walls=()
 		for r in 1 2 3; do
-			log=$(dirname "$bin")/dpor-run$r.log
+			log=$(dirname "$bin")/beside-run$r.log
 			# shellcheck disable=SC2086
-			timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q -s dpor -t $((timeout_s * 1000)) \
+			timeout -k 5 $((timeout_s * 3 + 30)) "$bin" -q $opts -t $((timeout_s * 1000)) \
 				$names > "$log" 2>&1 || true
 			walls+=("$(explore_time "$log")")
 		done
@@ -317,7 +331,7 @@ dpor_rows() {
 			dwall=$(printf '%s\n' "${walls[@]}" | sort -g | sed -n 2p)
 			echo "| $id | $name | ${dfirst:-not found} | $dfs s | $first | ${dwall} s | \`$schedule\` | $title |" >> "$table"
 		fi
-		echo "$id dpor: dfs $dfirst ($dfs s) dpor ${walls[*]}" >&2
+		echo "$id $what: dfs $dfirst ($dfs s) beside ${walls[*]}" >&2
 	done
 	cat "$table"
 }
@@ -326,7 +340,11 @@ if [ "${tools[*]}" = explore ]; then
 	exit 0
 fi
 if [ "${tools[*]}" = dpor ]; then
-	dpor_rows "$@"
+	beside_rows DPOR "-s dpor" "-s dpor" "$@"
+	exit 0
+fi
+if [ "${tools[*]}" = wmm ]; then
+	beside_rows "wmm DFS (k<=3)" "-m wmm -k 3" "-m wmm -k 2" "$@"
 	exit 0
 fi
 

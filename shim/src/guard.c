@@ -298,7 +298,13 @@ static void collect_stack(uintptr_t pc, struct stack *st)
 		uintptr_t at = (uintptr_t)frames[i] - (i > first);
 
 		symbolize(at, st->sym[st->n], sizeof(st->sym[0]), &named);
-		if (named && !have_func) {
+		/*
+		 * The explorer's wmm model reads a marked access's memory
+		 * on the caller's behalf: the fault is the caller's.
+		 */
+		if (named && !strncmp(st->sym[st->n], "shim_ctl_", 9))
+			have_func = false;
+		else if (named && !have_func) {
 			snprintf(st->func, sizeof(st->func), "%s", st->sym[st->n]);
 			have_func = true;
 		}

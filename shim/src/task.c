@@ -229,8 +229,8 @@ void __shim_might_sleep(const char *file, int line)
 	__shim_might_resched(file, line);
 }
 
-void shim_set_current_state(unsigned int state, const char *file, int line,
-			    const char *func)
+void shim_set_current_state(unsigned int state, bool full_barrier,
+			    const char *file, int line, const char *func)
 {
 	struct task_struct *p = current;
 
@@ -241,13 +241,14 @@ void shim_set_current_state(unsigned int state, const char *file, int line,
 	 * step the explorer can never split.
 	 */
 	shim_point(SHIM_OP_SET_STATE, p, false, file, line);
-	shim_ctl_wmm_mb();	/* smp_store_mb() in 6.1 (explore-wmm.c) */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	WRITE_ONCE(p->__state, state);
 	p->shim.state_file = file;
 	p->shim.state_line = line;
 	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
+	if (full_barrier)
+		shim_ctl_wmm_mb();	/* smp_store_mb()'s (explore-wmm.c) */
 }
 
 /*
@@ -347,7 +348,7 @@ long __shim_schedule_timeout_state(long timeout, unsigned int state,
 				   const char *file, int line, const char *func)
 {
 	check_task_running(file, line);
-	shim_set_current_state(state, file, line, func);
+	shim_set_current_state(state, true, file, line, func);
 	return sleep_until_woken(timeout > 0 ? timeout : 1, file, line, func);
 }
 

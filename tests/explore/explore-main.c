@@ -130,6 +130,37 @@ static void table_row(const struct shim_scenario *sc,
 	fflush(stdout);
 }
 
+/*
+ * -M: one markdown row per scenario, DFS k<=2 under sc beside the same
+ * under wmm, in one run: what the weak-memory model costs in schedules
+ * to cover a bound and in schedules a second.
+ */
+static void model_row(const struct shim_scenario *sc,
+		      const struct shim_explore_opts *base)
+{
+	struct shim_explore_opts o = *base;
+	static struct shim_explore_result r[2];
+	int i;
+
+	o.quiet = true;
+	o.stop_on_failure = false;
+	o.strategy = SHIM_EXPLORE_DFS;
+	o.bound = 2;
+	o.iterate = true;
+	printf("| %s", sc->name);
+	for (i = 0; i < 2; i++) {
+		o.model = i ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC;
+		shim_explore(sc, &o, &r[i]);
+		printf(" | %lu | k<=%d%s | %.2f s | %.0f | %lu", r[i].schedules,
+		       r[i].bound_done, r[i].covered ? " (covered)" : "",
+		       r[i].ms / 1e3, r[i].schedules / (r[i].ms / 1e3 + 1e-9),
+		       r[i].failures);
+	}
+	printf(" | %.2f |\n", (r[1].ms / (r[1].schedules + 1e-9)) /
+				(r[0].ms / (r[0].schedules + 1e-9) + 1e-9));
+	fflush(stdout);
+}
+
 static const char usage_text[] =
 "usage: explore [options] NAME...\n"
 "       explore -r SCHEDULE [options] [NAME]\n"
@@ -150,6 +181,9 @@ static const char usage_text[] =
 "  -q                 no interleaving, only the RESULT lines\n"
 "  -T                 table: DFS k<=2 beside DPOR, a markdown row a scenario\n"
 "                     (-n, -t: each strategy's budget per scenario)\n"
+"  -M                 table: DFS k<=2 under sc beside the same under wmm\n"
+"                     (-n, -t: each model's budget per scenario)\n"
+"  -m sc|wmm          the memory model (default: SHIM_EXPLORE_MODEL, else sc)\n"
 "  -l                 list the scenarios (the generated pairs too)\n"
 "  -h, --help         this text\n"
 "Exit status: 0 all passed, 1 a scenario failed, 2 bad arguments.\n";
@@ -196,9 +230,9 @@ int main(int argc, char **argv)
 	const struct shim_scenario *named[64];
 	const char *strategy = "dfs";
 	int opt, i, n = 0, failed = 0, replays = 0;
-	bool table = false;
+	bool table = false, models = false;
 
-	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:hT", longopts,
+	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:hTMm:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -246,6 +280,17 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			table = true;
+			break;
+		case 'M':
+			models = true;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "sc"))
+				o.model = SHIM_EXPLORE_MODEL_SC;
+			else if (!strcmp(optarg, "wmm"))
+				o.model = SHIM_EXPLORE_MODEL_WMM;
+			else
+				return usage_error("no memory model %s (sc or wmm)", optarg);
 			break;
 		case 'l':
 			for (i = 0; all[i]; i++)
@@ -297,6 +342,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (table && models)
+		return usage_error("%s", "-M goes with neither -r nor -T");
 	if (table) {
 		if (o.replay)
 			return usage_error("%s", "-T and -r do not go together");
@@ -304,6 +351,15 @@ int main(int argc, char **argv)
 		printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
 		for (i = 0; i < n; i++)
 			table_row(named[i], &o);
+		return 0;
+	}
+	if (models) {
+		if (o.replay)
+			return usage_error("%s", "-M goes with neither -r nor -T");
+		printf("| scenario | sc: schedules | sc: bound done | sc: time | sc: schedules/s | sc: failing | wmm: schedules | wmm: bound done | wmm: time | wmm: schedules/s | wmm: failing | wmm/sc time a schedule |\n");
+		printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		for (i = 0; i < n; i++)
+			model_row(named[i], &o);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {

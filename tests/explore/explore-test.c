@@ -148,17 +148,16 @@ static struct kunit_suite explore_ddm_suite = {
 };
 
 /*
- * The klist scenarios again under the weak-memory model (#27): a load
+ * The klist and ddm scenarios again under the weak-memory model (#27): a load
  * may read any store its task's view allows.  DPOR is sc-only
  * (shim/explore/README.md), so depth-first, bounds 0 to 3 in turn, where
  * reading a store older than the newest counts as a preemption: the
- * weak K6 (W1) needs three (the remover stopped before its test of
- * woken, the releaser stopped between its store of woken and the
- * wake-up, the stale read), found at schedule 545 of
+ * weak K6 (W1, W2) needs two (the remover stopped before its test of
+ * woken, the stale read of n_klist after it), found at schedule 70 of
  * klist_remove_vs_last_put.  The budget is in schedules first, so what a
  * case covers does not depend on the machine's load; the time is a cap.
  * Under TSan a schedule costs ten times more: a smaller count and a
- * longer cap there, still past W1's 545.
+ * longer cap there.
  */
 #define WMM_BOUND		3
 #if defined(__SANITIZE_THREAD__)
@@ -208,6 +207,18 @@ static struct kunit_case explore_klist_wmm_cases[] = {
 static struct kunit_suite explore_klist_wmm_suite = {
 	.name = "explore_klist_wmm",
 	.test_cases = explore_klist_wmm_cases,
+};
+
+EXPLORE_DDM_SCENARIOS(EXPLORE_WMM_CASE_FN)
+
+static struct kunit_case explore_ddm_wmm_cases[] = {
+	EXPLORE_DDM_SCENARIOS(EXPLORE_WMM_CASE)
+	{}
+};
+
+static struct kunit_suite explore_ddm_wmm_suite = {
+	.name = "explore_ddm_wmm",
+	.test_cases = explore_ddm_wmm_cases,
 };
 
 /* --- the explorer itself ------------------------------------------------ */
@@ -753,4 +764,5 @@ static struct kunit_suite explore_dpor_suite = {
 
 kunit_test_suites(&explore_self_suite, &explore_point_suite, &explore_zoo_suite,
 		  &explore_brute_suite, &explore_klist_suite, &explore_ddm_suite,
-		  &explore_dpor_suite, &explore_klist_wmm_suite);
+		  &explore_dpor_suite, &explore_klist_wmm_suite,
+		  &explore_ddm_wmm_suite);

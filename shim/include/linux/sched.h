@@ -38,12 +38,18 @@ struct task_struct {
 struct task_struct *shim_current(void);
 #define current	shim_current()
 
-void shim_set_current_state(unsigned int state, const char *file, int line,
-			    const char *func);
+/*
+ * As in 6.1, set_current_state() is smp_store_mb(): the state, then a
+ * full barrier; __set_current_state() is a plain store, no barrier.  Under
+ * the explorer's wmm model the difference is visible: a barrier the
+ * kernel does not have would hide a missing acquire (defect W2).
+ */
+void shim_set_current_state(unsigned int state, bool full_barrier,
+			    const char *file, int line, const char *func);
 #define set_current_state(s) \
-	shim_set_current_state((s), __FILE__, __LINE__, __func__)
+	shim_set_current_state((s), true, __FILE__, __LINE__, __func__)
 #define __set_current_state(s) \
-	shim_set_current_state((s), __FILE__, __LINE__, __func__)
+	shim_set_current_state((s), false, __FILE__, __LINE__, __func__)
 
 void __shim_schedule(const char *file, int line, const char *func);
 #define schedule()	__shim_schedule(__FILE__, __LINE__, __func__)
