@@ -233,6 +233,20 @@ static void note_outcome(void)
 		shm->outcomes_overflow = true;
 }
 
+/* The search in use (DPOR or the DFS) takes a run's record, ... */
+static bool search_record(void)
+{
+	return shm->use_dpor ? dpor_record(&shm->dpor, sh) :
+	       dfs_record(&shm->dfs, sh);
+}
+
+/* ... and writes the next plan into sh; false when it has run dry. */
+static bool search_next(void)
+{
+	return shm->use_dpor ? dpor_next(&shm->dpor, sh) :
+	       dfs_next(&shm->dfs, sh);
+}
+
 /* A batch child: runs and advances the strategy until a failure ends it. */
 static void batch_child(const struct shim_scenario *sc)
 {
@@ -258,12 +272,10 @@ static void batch_child(const struct shim_scenario *sc)
 			shm->max_steps = (unsigned int)sh->nsteps;
 		if (shm->seeded)
 			continue;
-		if (!(shm->use_dpor ? dpor_record(&shm->dpor, sh) :
-		      dfs_record(&shm->dfs, sh)))
+		if (!search_record())
 			shim_ctl_fail(__FILE__, __LINE__,
 				      "explore: the run diverged from its schedule (nondeterminism in the scenario?)");
-		if (!(shm->use_dpor ? dpor_next(&shm->dpor, sh) :
-		      dfs_next(&shm->dfs, sh))) {
+		if (!search_next()) {
 			shm->exhausted = true;
 			break;
 		}
@@ -511,6 +523,34 @@ static bool over_budget(const struct shim_explore_opts *o,
 	return shm->total >= shm->max_runs || now_ms() >= shm->deadline;
 }
 
+/*
+ * Runs the search's plans until it runs dry (true), or until the budget
+ * or a failure stops it (false).
+ */
+static bool explore_until_dry(const struct shim_scenario *sc,
+			      const struct shim_explore_opts *o,
+			      struct shim_explore_result *r, double start)
+{
+	shm->exhausted = false;
+	for (;;) {
+		if (over_budget(o, r, start))
+			return false;
+		if (!fork_run(sc, true, false)) {
+			if (shm->exhausted)
+				return true;
+			continue;
+		}
+		/* A failed run: the child left the search to us. */
+		if (!sh->title[0] || !strstr(sh->title, "diverged"))
+			search_record();
+		note_failure(sc, r, start);
+		if (o->stop_on_failure)
+			return false;
+		if (!search_next())
+			return true;
+	}
+}
+
 static void explore_dfs(const struct shim_scenario *sc,
 			const struct shim_explore_opts *o,
 			struct shim_explore_result *r, double start)
@@ -521,24 +561,8 @@ static void explore_dfs(const struct shim_scenario *sc,
 		dfs_reset(&shm->dfs, k);
 		plan_default();
 		shm->space = 0;
-		shm->exhausted = false;
-		for (;;) {
-			if (over_budget(o, r, start))
-				return;
-			if (!fork_run(sc, true, false)) {
-				if (shm->exhausted)
-					break;
-				continue;
-			}
-			/* A failed run: the child left the stack to us. */
-			if (!sh->title[0] || !strstr(sh->title, "diverged"))
-				dfs_record(&shm->dfs, sh);
-			note_failure(sc, r, start);
-			if (o->stop_on_failure)
-				return;
-			if (!dfs_next(&shm->dfs, sh))
-				break;
-		}
+		if (!explore_until_dry(sc, o, r, start))
+			return;
 		r->bound_done = (int)k;
 	}
 	r->covered = true;
@@ -551,24 +575,8 @@ static void explore_dpor(const struct shim_scenario *sc,
 {
 	shm->use_dpor = true;
 	dpor_reset(&shm->dpor, sh);
-	shm->exhausted = false;
-	for (;;) {
-		if (over_budget(o, r, start))
-			return;
-		if (!fork_run(sc, true, false)) {
-			if (shm->exhausted)
-				break;
-			continue;
-		}
-		if (!sh->title[0] || !strstr(sh->title, "diverged"))
-			dpor_record(&shm->dpor, sh);
-		note_failure(sc, r, start);
-		if (o->stop_on_failure)
-			return;
-		if (!dpor_next(&shm->dpor, sh))
-			break;
-	}
-	r->covered = true;
+	if (explore_until_dry(sc, o, r, start))
+		r->covered = true;
 }
 
 static void explore_seeded(const struct shim_scenario *sc,
