@@ -161,6 +161,39 @@ static void model_row(const struct shim_scenario *sc,
 	fflush(stdout);
 }
 
+/* The tables -T and -M print: a markdown header, then a row a scenario. */
+struct table_kind {
+	const char *head;
+	void (*row)(const struct shim_scenario *sc,
+		    const struct shim_explore_opts *base);
+};
+
+static const struct table_kind dpor_table = {
+	"| scenario | DFS k<=2: schedules | DFS time | DFS schedules/s | DPOR: traces | DPOR: schedules | of them sleep-set blocked | DPOR time | DPOR schedules/s | DPOR | failing DPOR schedules |",
+	table_row,
+};
+
+static const struct table_kind model_table = {
+	"| scenario | sc: schedules | sc: bound done | sc: time | sc: schedules/s | sc: failing | wmm: schedules | wmm: bound done | wmm: time | wmm: schedules/s | wmm: failing | wmm/sc time a schedule |",
+	model_row,
+};
+
+static void print_table(const struct table_kind *t,
+			const struct shim_scenario *const *named, int n,
+			const struct shim_explore_opts *o)
+{
+	const char *c;
+	int i;
+
+	printf("%s\n|", t->head);
+	for (c = t->head + 1; *c; c++)
+		if (*c == '|')
+			printf("---|");
+	printf("\n");
+	for (i = 0; i < n; i++)
+		t->row(named[i], o);
+}
+
 static const char usage_text[] =
 "usage: explore [options] NAME...\n"
 "       explore -r SCHEDULE [options] [NAME]\n"
@@ -230,7 +263,7 @@ int main(int argc, char **argv)
 	const struct shim_scenario *named[64];
 	const char *strategy = "dfs";
 	int opt, i, n = 0, failed = 0, replays = 0;
-	bool table = false, models = false;
+	const struct table_kind *table = NULL;
 
 	while ((opt = getopt_long(argc, argv, "s:k:d:S:n:t:r:aqlIx:hTMm:", longopts,
 				  NULL)) != -1) {
@@ -279,10 +312,10 @@ int main(int argc, char **argv)
 			o.quiet = true;
 			break;
 		case 'T':
-			table = true;
-			break;
 		case 'M':
-			models = true;
+			if (table)
+				return usage_error("%s", "-T and -M do not go together");
+			table = opt == 'T' ? &dpor_table : &model_table;
 			break;
 		case 'm':
 			if (!strcmp(optarg, "sc"))
@@ -342,24 +375,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (table && models)
-		return usage_error("%s", "-M goes with neither -r nor -T");
 	if (table) {
 		if (o.replay)
-			return usage_error("%s", "-T and -r do not go together");
-		printf("| scenario | DFS k<=2: schedules | DFS time | DFS schedules/s | DPOR: traces | DPOR: schedules | of them sleep-set blocked | DPOR time | DPOR schedules/s | DPOR | failing DPOR schedules |\n");
-		printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-		for (i = 0; i < n; i++)
-			table_row(named[i], &o);
-		return 0;
-	}
-	if (models) {
-		if (o.replay)
-			return usage_error("%s", "-M goes with neither -r nor -T");
-		printf("| scenario | sc: schedules | sc: bound done | sc: time | sc: schedules/s | sc: failing | wmm: schedules | wmm: bound done | wmm: time | wmm: schedules/s | wmm: failing | wmm/sc time a schedule |\n");
-		printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-		for (i = 0; i < n; i++)
-			model_row(named[i], &o);
+			return usage_error("%s", "-T and -M do not go with -r");
+		print_table(table, named, n, &o);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
