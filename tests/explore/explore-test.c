@@ -119,6 +119,17 @@ static void explore_expect_pass(struct kunit *test, const struct shim_scenario *
 				    "%s: bound 0 not covered", sc->name);
 }
 
+/* A suite of one case per scenario of LIST, each made by CASE. */
+#define EXPLORE_SUITE(suite, LIST, CASE)				\
+static struct kunit_case suite##_cases[] = {				\
+	LIST(CASE)							\
+	{}								\
+};									\
+static struct kunit_suite suite##_suite = {				\
+	.name = #suite,							\
+	.test_cases = suite##_cases,					\
+}
+
 #define EXPLORE_CASE_FN(sc)						\
 static void sc##_case(struct kunit *test)				\
 {									\
@@ -129,25 +140,8 @@ static void sc##_case(struct kunit *test)				\
 EXPLORE_KLIST_SCENARIOS(EXPLORE_CASE_FN)
 EXPLORE_DDM_SCENARIOS(EXPLORE_CASE_FN)
 
-static struct kunit_case explore_klist_cases[] = {
-	EXPLORE_KLIST_SCENARIOS(EXPLORE_CASE)
-	{}
-};
-
-static struct kunit_suite explore_klist_suite = {
-	.name = "explore_klist",
-	.test_cases = explore_klist_cases,
-};
-
-static struct kunit_case explore_ddm_cases[] = {
-	EXPLORE_DDM_SCENARIOS(EXPLORE_CASE)
-	{}
-};
-
-static struct kunit_suite explore_ddm_suite = {
-	.name = "explore_ddm",
-	.test_cases = explore_ddm_cases,
-};
+EXPLORE_SUITE(explore_klist, EXPLORE_KLIST_SCENARIOS, EXPLORE_CASE);
+EXPLORE_SUITE(explore_ddm, EXPLORE_DDM_SCENARIOS, EXPLORE_CASE);
 
 /*
  * The klist and ddm scenarios again under the weak-memory model (#27): a load
@@ -200,28 +194,9 @@ static void sc##_wmm_case(struct kunit *test)				\
 #define EXPLORE_WMM_CASE(sc)	{ .run_case = sc##_wmm_case, .name = #sc },
 
 EXPLORE_KLIST_SCENARIOS(EXPLORE_WMM_CASE_FN)
-
-static struct kunit_case explore_klist_wmm_cases[] = {
-	EXPLORE_KLIST_SCENARIOS(EXPLORE_WMM_CASE)
-	{}
-};
-
-static struct kunit_suite explore_klist_wmm_suite = {
-	.name = "explore_klist_wmm",
-	.test_cases = explore_klist_wmm_cases,
-};
-
 EXPLORE_DDM_SCENARIOS(EXPLORE_WMM_CASE_FN)
-
-static struct kunit_case explore_ddm_wmm_cases[] = {
-	EXPLORE_DDM_SCENARIOS(EXPLORE_WMM_CASE)
-	{}
-};
-
-static struct kunit_suite explore_ddm_wmm_suite = {
-	.name = "explore_ddm_wmm",
-	.test_cases = explore_ddm_wmm_cases,
-};
+EXPLORE_SUITE(explore_klist_wmm, EXPLORE_KLIST_SCENARIOS, EXPLORE_WMM_CASE);
+EXPLORE_SUITE(explore_ddm_wmm, EXPLORE_DDM_SCENARIOS, EXPLORE_WMM_CASE);
 
 /* --- the explorer itself ------------------------------------------------ */
 

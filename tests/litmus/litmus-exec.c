@@ -304,11 +304,21 @@ static void witness_check(void *ctx)
 			   "the condition of %s holds", prog->name);
 }
 
-int lit_witness(struct lit_prog *p, bool wmm)
+/* @sc runs @p under the model asked for: its bodies are @p's processes. */
+static void lit_scenario(struct lit_prog *p, bool wmm, struct shim_scenario *sc)
 {
 	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
 		body0, body1, body2, body3,
 	};
+
+	prog = p;
+	wmm_mode = wmm;
+	for (int i = 0; i < p->nprocs; i++)
+		sc->body[i] = bodies[i];
+}
+
+int lit_witness(struct lit_prog *p, bool wmm)
+{
 	struct shim_scenario sc = {
 		.name = p->name, .setup = setup, .check = witness_check,
 	};
@@ -322,10 +332,7 @@ int lit_witness(struct lit_prog *p, bool wmm)
 
 	if (p->unsupported[0])
 		return 0;
-	prog = p;
-	wmm_mode = wmm;
-	for (int i = 0; i < p->nprocs; i++)
-		sc.body[i] = bodies[i];
+	lit_scenario(p, wmm, &sc);
 	shim_explore(&sc, &o, &r);
 	return 0;
 }
@@ -343,9 +350,6 @@ static bool two_kinds(const struct shim_explore_result *r)
 
 int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
 {
-	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
-		body0, body1, body2, body3,
-	};
 	struct shim_scenario sc = {
 		.name = p->name, .setup = setup, .fingerprint = verdict_of_run,
 	};
@@ -369,10 +373,7 @@ int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
 		printf("%s Unsupported %s\n", p->name, p->unsupported);
 		return expect;
 	}
-	prog = p;
-	wmm_mode = wmm;
-	for (int i = 0; i < p->nprocs; i++)
-		sc.body[i] = bodies[i];
+	lit_scenario(p, wmm, &sc);
 	/*
 	 * A short first pass: if it sees both outcomes the verdict is
 	 * Sometimes already, and the full search (which only Never and

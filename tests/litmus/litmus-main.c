@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 		}
 		if (lit_run(p, wmm, verbose, expect) && status == 0)
 			status = 1;
+		/* The verdict before the witness's interleaving (stderr). */
+		fflush(stdout);
 		if (witness)
 			lit_witness(p, wmm);
 		fflush(stdout);
