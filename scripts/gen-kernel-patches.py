@@ -74,6 +74,9 @@ DDM_SOURCES = [
 
 # KUnit files: (project path, tree path, what the suites test).  Test
 # files get a Kconfig symbol each; headers are only copied beside them.
+# A PART is linked into the test file of its directory (a composite
+# object, lib/DIR/Makefile): code the suites share with the explorer.
+PART = 'part'
 KUNIT_FILES = [
 	('tests/unit/klist-test-fixture.h', 'lib/klist-test-fixture.h', 'klist'),
 	('tests/unit/klist-test.c', 'lib/klist-test.c', 'klist'),
@@ -87,6 +90,14 @@ KUNIT_FILES = [
 	('tests/unit/ddm-hotplug-test.c', 'lib/ddm-hotplug-test.c', 'ddm'),
 	('tests/unit/ddm-class-test.c', 'lib/ddm-class-test.c', 'ddm'),
 	('tests/qemu/ddm-kthread-test.c', 'lib/ddm-kthread-test.c', 'ddm'),
+	# The generated pairs on kthreads: a test file in a directory of its
+	# own with the explorer's families, generator and check linked in.
+	('tests/explore/gen/gen.h', 'lib/klist-gen/gen.h', 'ddm'),
+	('tests/unit/gen-pairs-test.c', 'lib/klist-gen/klist-gen-pairs-test.c', 'ddm'),
+	('tests/explore/gen/gen-enum.c', 'lib/klist-gen/gen-enum.c', PART),
+	('tests/explore/gen/gen-check.c', 'lib/klist-gen/gen-check.c', PART),
+	('tests/explore/gen/gen-klist.c', 'lib/klist-gen/gen-klist.c', PART),
+	('tests/explore/gen/gen-ddm.c', 'lib/klist-gen/gen-ddm.c', PART),
 ]
 
 MSG_KLIST = """\
@@ -461,18 +472,41 @@ def hook_ddm(repo, root, files, ctx):
 		72, break_on_hyphens=False) + '\n'
 
 
+SUBDIR_MAKEFILE = """\
+# SPDX-License-Identifier: GPL-2.0
+#
+# klist-port KUnit suite %s, linked with the code it shares with the
+# project's explorer (its families, generator and sequential-model check).
+
+obj-$(CONFIG_%s) += %s.o
+%s-y := %s
+"""
+
+
 def hook_kunit(repo, root, files, ctx):
 	entries = ''
 	objs = ''
 	for p, t, tested in files:
-		if not t.endswith('.c'):
+		if not t.endswith('.c') or tested == PART:
 			continue
 		suites = [(n, m['cases']) for n, m in ctx['suites'].items()
 			  if m['file'] == t]
 		sym, entry = kconfig_entry(root, p, t, tested, suites)
 		entries += entry
-		objs += 'obj-$(CONFIG_%s) += %s\n' % (
-			sym, os.path.basename(t)[:-2] + '.o')
+		sub = os.path.relpath(os.path.dirname(t), 'lib')
+		if sub == '.':
+			objs += 'obj-$(CONFIG_%s) += %s\n' % (
+				sym, os.path.basename(t)[:-2] + '.o')
+		else:
+			parts = [os.path.basename(x)[:-2] + '.o'
+				 for _, x, k in files
+				 if x.endswith('.c') and os.path.dirname(x) ==
+				 os.path.dirname(t)]
+			mod = os.path.basename(t)[:-2].replace('-test', '-kunit')
+			write(os.path.join(repo, 'lib', sub, 'Makefile'),
+			      SUBDIR_MAKEFILE % (os.path.basename(t), sym, mod,
+						 mod, ' '.join(parts)))
+			objs += 'obj-$(CONFIG_%s) += %s/\n' % (sym, sub)
 		ctx['kconfig'].append('CONFIG_%s=y' % sym)
 	kd = os.path.join(repo, 'lib/Kconfig.debug')
 	write(kd, insert_before_next_config(read(kd), 'LIST_KUNIT_TEST', entries))
@@ -492,16 +526,16 @@ PATCHES = [
 
 # Tree files the hooks edit or create, besides the copies.
 EDITED = ['lib/Kconfig', 'lib/Kconfig.debug', 'lib/Makefile',
-	  'lib/ddm/Makefile', 'MAINTAINERS']
+	  'lib/ddm/Makefile', 'lib/klist-gen/Makefile', 'MAINTAINERS']
 
 
 def kunit_suites_meta(root, pristine):
 	"""Suite name -> {file, source, cases} for every KUnit test file."""
 	meta = {}
-	for p, t, _ in KUNIT_FILES:
+	for p, t, tested in KUNIT_FILES:
 		if os.path.exists(os.path.join(pristine, t)):
 			die('%s would overwrite the tree\'s own %s' % (p, t))
-		if not t.endswith('.c'):
+		if not t.endswith('.c') or tested == PART:
 			continue
 		for name, cases in kunit_suites(os.path.join(root, p)):
 			if name in meta:

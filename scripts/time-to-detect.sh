@@ -155,7 +155,7 @@ build() {	# patch tool -> binary path
 		# shellcheck disable=SC2086
 		gcc -std=gnu11 ${cflags[$tool]} -I"$top/include" -I"$top/shim/include" \
 			-o "$dir/explore" "$top"/tests/explore/explore-main.c \
-			"$top"/tests/explore/*-scenarios.c "$top"/tests/explore/gen/gen{,-check,-klist,-ddm}.c "$dir"/lib/*.c \
+			"$top"/tests/explore/*-scenarios.c "$top"/tests/explore/gen/gen{,-enum,-check,-klist,-ddm}.c "$dir"/lib/*.c \
 			"$dir"/lib/ddm/*.c "$top"/shim/src/*.c "$top"/shim/explore/*.c -lpthread \
 			|| { echo "time-to-detect: build of $id for $tool failed" >&2; return 1; }
 		echo "$dir/explore"

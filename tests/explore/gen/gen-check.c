@@ -11,8 +11,8 @@
  * with all its events.  At most three operations, six events: every
  * order is tried.
  */
-#include <stdio.h>
-#include <string.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "gen.h"
 
@@ -118,6 +118,32 @@ bool gen_walk_ok(const struct gen_rec *rec, const struct gen_life *life,
 			return true;
 	}
 	return false;
+}
+
+static unsigned long mix(unsigned long h, long v)
+{
+	return (h ^ (unsigned long)v) * 1099511628211UL;
+}
+
+unsigned long gen_outcome(const struct gen_run *r, const struct gen_final *f)
+{
+	unsigned long h = 1469598103934665603UL;
+	int i, j;
+
+	for (i = 0; i < r->spec.nops; i++) {
+		h = mix(h, r->rec[i].ret);
+		for (j = 0; j < r->rec[i].nseen; j++)
+			h = mix(h, r->rec[i].seen[j] + 100);
+		h = mix(h, -1);
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < f->nlist[i]; j++)
+			h = mix(h, f->list[i][j] + 1000 * (i + 1));
+	for (i = 0; i < GEN_MAX_IDS; i++)
+		h = mix(h, f->attr[i]);
+	for (i = 0; i < GEN_MAX_KINDS; i++)
+		h = mix(h, f->warned[i]);
+	return h;
 }
 
 void gen_describe(const struct gen_run *r, const struct gen_final *f,

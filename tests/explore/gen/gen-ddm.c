@@ -53,7 +53,6 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <shim/shim.h>
 
 #include "gen.h"
 
@@ -189,6 +188,38 @@ static bool ddm_allowed(const struct gen_spec *s)
 	return true;
 }
 
+/*
+ * A register of what is registered, an unregister of what is not, or two
+ * registrations or unregistrations of one object: in some order one of
+ * them loses its claim and is reported (D9, D11, D12).
+ */
+static bool ddm_misuse(const struct gen_spec *s)
+{
+	int i, j;
+
+	for (i = 0; i < s->nops; i++) {
+		const struct gen_op *op = &s->op[i];
+		bool drv = op->kind == D_DRV_REG || op->kind == D_DRV_UNREG;
+		bool dev = op->kind == D_DEV_REG || op->kind == D_DEV_UNREG;
+		unsigned int init = drv ? ddm_init[s->state].drvs : ddm_init[s->state].devs;
+		bool reg = op->kind == D_DRV_REG || op->kind == D_DEV_REG;
+
+		if (!drv && !dev)
+			continue;
+		if (reg == !!(init & (1u << op->arg)))
+			return true;
+		for (j = 0; j < s->nops; j++) {
+			int k = s->op[j].kind;
+
+			if (j != i && s->op[j].arg == op->arg &&
+			    (drv ? k == D_DRV_REG || k == D_DRV_UNREG :
+				   k == D_DEV_REG || k == D_DEV_UNREG))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void g_locked(struct ddm_device *dev)
 {
 	struct dgen *g = container_of(dev->bus, struct dgen, bus);
@@ -246,7 +277,7 @@ static void *ddm_setup(const struct gen_spec *s)
 		if (ddm_init[s->state].devs & (1u << i))
 			ddm_device_register(&g->dev[i]->dev);
 	for (i = 0; i < DW_NR * s->nops; i++)
-		shim_expect_report(ddm_kinds[i % DW_NR]);
+		gen_misuse_expect(ddm_kinds[i % DW_NR]);
 	return g;
 }
 
@@ -328,7 +359,7 @@ static void ddm_final(struct gen_run *r, struct gen_final *f)
 			      atomic_read(&g->drv[j]->removes) != bound[j];
 	f->attr[7] += atomic_read(&g->unlocked);
 	for (i = 0; i < DW_NR; i++)
-		f->warned[i] = shim_expect_report_withdraw(ddm_kinds[i]);
+		f->warned[i] = gen_misuse_reported(ddm_kinds[i]);
 }
 
 static void ddm_teardown(struct gen_run *r)
@@ -649,6 +680,7 @@ const struct gen_family gen_ddm_family = {
 	.nkinds = DW_NR,
 	.targets = ddm_targets,
 	.allowed = ddm_allowed,
+	.misuse = ddm_misuse,
 	.setup = ddm_setup,
 	.run = ddm_run,
 	.final = ddm_final,

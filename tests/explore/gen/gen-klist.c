@@ -27,7 +27,6 @@
 #include <linux/klist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <shim/shim.h>
 
 #include "gen.h"
 
@@ -103,6 +102,19 @@ static bool klist_allowed(const struct gen_spec *s)
 	return true;
 }
 
+/* Two deletes of one node, one a klist_del(): the loser reports (X2). */
+static bool klist_misuse(const struct gen_spec *s)
+{
+	int i, j;
+
+	for (i = 0; i < s->nops; i++)
+		for (j = 0; j < s->nops; j++)
+			if (i != j && s->op[i].kind == K_DEL &&
+			    deletes(&s->op[j], s->op[i].arg))
+				return true;
+	return false;
+}
+
 static void *klist_setup(const struct gen_spec *s)
 {
 	struct kgen *g = kzalloc(sizeof(*g), GFP_KERNEL);
@@ -119,8 +131,8 @@ static void *klist_setup(const struct gen_spec *s)
 		g->spare[i] = is_add(s->op[i].kind) ? nspare++ : -1;
 	/* Every op could be a losing delete: how many came is counted. */
 	for (i = 0; i < s->nops; i++) {
-		shim_expect_report(klist_kinds[KW_TWICE]);
-		shim_expect_report(klist_kinds[KW_NO_LIST]);
+		gen_misuse_expect(klist_kinds[KW_TWICE]);
+		gen_misuse_expect(klist_kinds[KW_NO_LIST]);
 	}
 	return g;
 }
@@ -208,7 +220,7 @@ static void klist_final(struct gen_run *r, struct gen_final *f)
 	for (i = 0; i < NIDS; i++)
 		f->attr[i] = klist_node_attached(&g->node[i]->n);
 	for (i = 0; i < KW_NR; i++)
-		f->warned[i] = shim_expect_report_withdraw(klist_kinds[i]);
+		f->warned[i] = gen_misuse_reported(klist_kinds[i]);
 }
 
 static void klist_teardown(struct gen_run *r)
@@ -367,6 +379,7 @@ const struct gen_family gen_klist_family = {
 	.nkinds = KW_NR,
 	.targets = klist_targets,
 	.allowed = klist_allowed,
+	.misuse = klist_misuse,
 	.setup = klist_setup,
 	.run = klist_run,
 	.final = klist_final,

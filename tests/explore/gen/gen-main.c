@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <shim/explore.h>
+
 #include "gen.h"
 
 struct totals {

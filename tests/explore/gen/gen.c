@@ -1,96 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generator: every multiset of operations of a family on each of its
- * initial states, named, made into a struct shim_scenario at run time
- * (plain data: a set-up, one body per operation, a fingerprint and the
- * check against the family's sequential model).
+ * The explorer's runner of generated scenarios: a name parsed back into
+ * its scenario, and a scenario made into a struct shim_scenario at run
+ * time (plain data: a set-up, one body per operation, a fingerprint and
+ * the check against the family's sequential model).  The misuse reports
+ * are the shim's, counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/slab.h>
+#include <shim/explore.h>
+#include <shim/shim.h>
 
 #include "gen.h"
 
 static const struct gen_family *const families[] = {
 	&gen_klist_family, &gen_ddm_family,
 };
-
-static const char arg_prefix[] = { [GEN_ARG_NONE] = '?', [GEN_ARG_NODE] = 'n',
-				   [GEN_ARG_DEV] = 'd', [GEN_ARG_DRV] = 'r' };
-
-/* The operations one may apply in @state, each with its target. */
-static int instances(const struct gen_family *fam, int state,
-		     struct gen_op *out, int max)
-{
-	int kind, t, n = 0;
-
-	for (kind = 0; kind < fam->nops; kind++) {
-		enum gen_arg arg = fam->ops[kind].arg;
-		int nt = arg == GEN_ARG_NONE ? 1 : fam->targets(state, arg);
-
-		for (t = 0; t < nt && n < max; t++)
-			out[n++] = (struct gen_op){ kind, arg == GEN_ARG_NONE ? -1 : t };
-	}
-	return n;
-}
-
-unsigned long gen_enumerate(const struct gen_family *fam, int nops,
-			    void (*fn)(const struct gen_spec *s, void *arg),
-			    void *arg)
-{
-	struct gen_op inst[64];
-	unsigned long made = 0;
-	int state, n, idx[GEN_MAX_OPS], i;
-
-	for (state = 0; state < fam->nstates; state++) {
-		n = instances(fam, state, inst, 64);
-		/* Multisets: idx[0] <= idx[1] <= ... */
-		for (i = 0; i < nops; i++)
-			idx[i] = 0;
-		while (n) {
-			struct gen_spec s = { .fam = fam, .state = state, .nops = nops };
-
-			for (i = 0; i < nops; i++)
-				s.op[i] = inst[idx[i]];
-			if (fam->allowed(&s)) {
-				made++;
-				if (fn)
-					fn(&s, arg);
-			}
-			for (i = nops - 1; i >= 0 && idx[i] == n - 1; i--)
-				;
-			if (i < 0)
-				break;
-			idx[i]++;
-			while (++i < nops)
-				idx[i] = idx[i - 1];
-		}
-	}
-	return made;
-}
-
-void gen_name(const struct gen_spec *s, char *buf, size_t len)
-{
-	/*
-	 * ':' where the issue wrote '/': a schedule string is NAME/CHOICES
-	 * and the explorer splits it at the first '/'.  gen_parse() takes
-	 * both spellings.
-	 */
-	size_t n = (size_t)snprintf(buf, len, "gen:%s:", s->fam->name);
-	int i;
-
-	for (i = 0; i < s->nops && n < len; i++) {
-		const struct gen_opdef *d = &s->fam->ops[s->op[i].kind];
-
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "+" : "", d->name);
-		if (d->arg != GEN_ARG_NONE && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "-%c%d",
-					      arg_prefix[d->arg], s->op[i].arg);
-	}
-	if (n < len)
-		snprintf(buf + n, len - n, "@%s", s->fam->states[s->state]);
-}
 
 bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
 {
@@ -153,9 +80,9 @@ bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
 			char *end;
 			long v;
 
-			if (!dash || dash[0] != arg_prefix[d->arg] || !dash[1]) {
+			if (!dash || dash[0] != gen_arg_prefix[d->arg] || !dash[1]) {
 				snprintf(err, len, "%s needs a target %c0..", tok,
-					 arg_prefix[d->arg]);
+					 gen_arg_prefix[d->arg]);
 				return false;
 			}
 			v = strtol(dash + 1, &end, 10);
@@ -187,6 +114,16 @@ bool gen_mutant(const char *name)
 	const char *m = getenv("GEN_MODEL_MUTANT");
 
 	return m && !strcmp(m, name);
+}
+
+void gen_misuse_expect(const char *kind)
+{
+	shim_expect_report(kind);
+}
+
+int gen_misuse_reported(const char *kind)
+{
+	return shim_expect_report_withdraw(kind);
 }
 
 /* --- the scenario ------------------------------------------------------- */
@@ -223,33 +160,12 @@ static struct gen_final *final_state(struct gen_run *r)
 	return &r->fin;
 }
 
-static unsigned long mix(unsigned long h, long v)
-{
-	return (h ^ (unsigned long)v) * 1099511628211UL;
-}
-
 /* An outcome: what every operation returned and saw, and the final state. */
 static unsigned long fingerprint(void *ctx)
 {
 	struct gen_run *r = ctx;
-	struct gen_final *f = final_state(r);
-	unsigned long h = 1469598103934665603UL;
-	int i, j;
 
-	for (i = 0; i < r->spec.nops; i++) {
-		h = mix(h, r->rec[i].ret);
-		for (j = 0; j < r->rec[i].nseen; j++)
-			h = mix(h, r->rec[i].seen[j] + 100);
-		h = mix(h, -1);
-	}
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < f->nlist[i]; j++)
-			h = mix(h, f->list[i][j] + 1000 * (i + 1));
-	for (i = 0; i < GEN_MAX_IDS; i++)
-		h = mix(h, f->attr[i]);
-	for (i = 0; i < GEN_MAX_KINDS; i++)
-		h = mix(h, f->warned[i]);
-	return h;
+	return gen_outcome(r, final_state(r));
 }
 
 static void check(void *ctx)

@@ -10,12 +10,19 @@
  *
  * Names replay: gen:klist:del-n1+remove-n1@2nodes is one scenario, and
  * a schedule string of it replays from the `explore` command.
+ *
+ * Two runners: the explorer's (gen.c, userspace: every schedule to a
+ * bound) and the KUnit suites' (tests/unit/gen-pairs-test.c, in both
+ * worlds: the operations on real kthreads, many rounds).  The families,
+ * the generator (gen-enum.c) and the check (gen-check.c) are kernel C
+ * and ship in the kernel series unchanged.
  */
 #ifndef _EXPLORE_GEN_H
 #define _EXPLORE_GEN_H
 
-#include <stdbool.h>
-#include <shim/explore.h>
+#include <linux/types.h>
+
+struct shim_scenario;
 
 #define GEN_MAX_OPS	3
 #define GEN_MAX_SEEN	8	/* ids one walk may return */
@@ -87,6 +94,12 @@ struct gen_family {
 	int (*targets)(int state, enum gen_arg arg);
 	/* False for a combination outside the API's contract (documented). */
 	bool (*allowed)(const struct gen_spec *s);
+	/*
+	 * True if some order of the operations misuses the API (a delete
+	 * that loses, an unregister of what is not registered): the loser
+	 * is reported, which only the explorer's runner counts.
+	 */
+	bool (*misuse)(const struct gen_spec *s);
 	void *(*setup)(const struct gen_spec *s);
 	void (*run)(struct gen_run *r, int i);
 	void (*final)(struct gen_run *r, struct gen_final *f);
@@ -112,13 +125,31 @@ struct gen_run {
 extern const struct gen_family gen_klist_family;
 extern const struct gen_family gen_ddm_family;
 
-/* --- the generator (gen.c) ---------------------------------------------- */
+/* --- the runner's (gen.c for the explorer, the KUnit suite's own) -------- */
+
+/* A report of @kind may come (a misuse's loser); counted, not a failure. */
+void gen_misuse_expect(const char *kind);
+/* How many reports of @kind came since the set-up. */
+int gen_misuse_reported(const char *kind);
+/*
+ * A mistake planted in a model on purpose (GEN_MODEL_MUTANT=@name): the
+ * proof that the check fails when the model and lib/ disagree.
+ */
+bool gen_mutant(const char *name);
+
+/* --- the generator (gen-enum.c) ------------------------------------------- */
+
+/* A target's letter in a name, by its type: n0, d1, r0. */
+extern const char gen_arg_prefix[];
 
 /* Every scenario of @fam with @nops operations, in a fixed order: calls @fn. */
 unsigned long gen_enumerate(const struct gen_family *fam, int nops,
 			    void (*fn)(const struct gen_spec *s, void *arg),
 			    void *arg);
 void gen_name(const struct gen_spec *s, char *buf, size_t len);
+
+/* --- the explorer's runner (gen.c) ---------------------------------------- */
+
 /* Parses a name; false (and why, in @err) if it names no scenario. */
 bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len);
 /*
@@ -130,16 +161,12 @@ const struct shim_scenario *gen_scenario(const struct gen_spec *s);
 /* The scenario named @name (gen:... or gen/...), or NULL; for the `explore` CLI. */
 const struct shim_scenario *gen_find(const char *name);
 
-/*
- * A mistake planted in a model on purpose (GEN_MODEL_MUTANT=@name): the
- * proof that the check fails when the model and lib/ disagree.
- */
-bool gen_mutant(const char *name);
-
 /* --- the check (gen-check.c) -------------------------------------------- */
 
 /* Some order consistent with real time explains the run: true. */
 bool gen_linearizable(const struct gen_run *r, const struct gen_final *f);
+/* An outcome's fingerprint: what each operation returned and saw, the final state. */
+unsigned long gen_outcome(const struct gen_run *r, const struct gen_final *f);
 /* The records as text, for the failure report. */
 void gen_describe(const struct gen_run *r, const struct gen_final *f,
 		  char *buf, size_t len);
