@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The ddm family of generated scenarios: driver and device register and
- * unregister, an explicit unbind (release), the bus's two list walks, on
- * the real lib/ddm/, and their sequential model.
+ * unregister, an explicit unbind (release) and attach, the bus's two list
+ * walks, on the real lib/ddm/, and their sequential model.
  *
  * Objects: one registered bus (no match callback: every driver matches
  * every device), devices d0 d1 ("g-d0"), drivers r0 r1 ("g-r0"), each
@@ -37,12 +37,15 @@
  *    (D9), "while it is being added" between a register's claim and its
  *    end (D12).
  *  - release: unbinds if bound.
+ *  - attach (ddm_device_attach(), one event under the device lock): a
+ *    bound device stays bound, 1; else it binds to a driver on the list,
+ *    1, or to none if none is on it, 0.
  *  - the walks: gen_walk_ok() over the device list and the driver list.
  * Every probe is paired with a remove or a bound device, and every call
  * into a driver holds the device lock.
  *
- * Outside ddm's contract, so never generated: a release of a device no
- * reference is held on (one its unregister may drop), or one never
+ * Outside ddm's contract, so never generated: a release or attach of a
+ * device no reference is held on (one its unregister may drop), or one never
  * registered (its lock is not initialised); a walk of the drivers while
  * one driver is unregistered and registered again (a walk may meet both
  * of its incarnations, which the model does not tell apart).
@@ -58,7 +61,7 @@
 
 enum {
 	D_DRV_REG, D_DRV_UNREG, D_DEV_REG, D_DEV_UNREG, D_RELEASE,
-	D_WALK_DEVS, D_WALK_DRVS, D_NR
+	D_WALK_DEVS, D_WALK_DRVS, D_ATTACH, D_NR
 };
 
 static const struct gen_opdef ddm_ops[D_NR] = {
@@ -73,6 +76,8 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	[D_RELEASE]	= { "release", GEN_ARG_DEV },
 	[D_WALK_DEVS]	= { "walk_devs", GEN_ARG_NONE, true },
 	[D_WALK_DRVS]	= { "walk_drvs", GEN_ARG_NONE, true },
+	/* An explicit attach under the device lock: 1 if bound after it. */
+	[D_ATTACH]	= { "attach", GEN_ARG_DEV },
 };
 
 /* What the initial state registers, in this order. */
@@ -169,8 +174,8 @@ static bool ddm_allowed(const struct gen_spec *s)
 	for (i = 0; i < s->nops; i++) {
 		const struct gen_op *op = &s->op[i];
 
-		/* The caller of a release holds a reference on the device. */
-		if (op->kind == D_RELEASE &&
+		/* The caller of a release or an attach holds a reference on the device. */
+		if ((op->kind == D_RELEASE || op->kind == D_ATTACH) &&
 		    (!(devs & (1u << op->arg)) || uses(s, D_DEV_UNREG, op->arg)))
 			return false;
 		if (op->kind == D_WALK_DRVS &&
@@ -320,6 +325,9 @@ static void ddm_run(struct gen_run *r, int i)
 		break;
 	case D_RELEASE:
 		ddm_device_release_driver(&g->dev[op->arg]->dev);
+		break;
+	case D_ATTACH:
+		rec->ret = ddm_device_attach(&g->dev[op->arg]->dev);
 		break;
 	case D_WALK_DEVS:
 		rec->ret = ddm_bus_for_each_dev(&g->bus, NULL, rec, walk_dev_fn);
@@ -634,6 +642,25 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 	case D_RELEASE:
 		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
+	case D_ATTACH:
+		/* Bound already: stays, 1.  Else to a driver on the list, 1, ... */
+		if (m.bound[a] >= 0)
+			return r->rec[i].ret == 1 && ddm_next(&m, r, f, ev, nev, t);
+		if (r->rec[i].ret == 1) {
+			for (j = 0; j < 2; j++) {
+				struct dmodel b = m;
+
+				if (!m.listed[j])
+					continue;
+				b.bound[a] = j;
+				if (ddm_next(&b, r, f, ev, nev, t))
+					return true;
+			}
+			return false;
+		}
+		/* ... or 0: none on the list. */
+		return r->rec[i].ret == 0 && !m.listed[0] && !m.listed[1] &&
+		       ddm_next(&m, r, f, ev, nev, t);
 	}
 	/* The walks: their begin and end are all the model needs. */
 	return ddm_next(&m, r, f, ev, nev, t);
