@@ -180,6 +180,15 @@ static void dctx_free(struct dctx *c)
 	kfree(c);
 }
 
+/* A body that makes one call on the scenario's objects. */
+#define DDM_BODY(fn, call)		\
+static void fn(void *ctx)		\
+{					\
+	struct dctx *c = ctx;		\
+					\
+	call;				\
+}
+
 /* --- driver unregister vs device unregister (D1, D3) --------------------- */
 
 static void *setup_bound(void)
@@ -195,19 +204,9 @@ static void *setup_bound(void)
 	return c;
 }
 
-static void drv_unreg(void *ctx)
-{
-	struct dctx *c = ctx;
+DDM_BODY(drv_unreg, ddm_driver_unregister(&c->drv[0]->drv))
 
-	ddm_driver_unregister(&c->drv[0]->drv);
-}
-
-static void dev0_unreg(void *ctx)
-{
-	struct dctx *c = ctx;
-
-	ddm_device_unregister(&c->dev[0]->dev);
-}
+DDM_BODY(dev0_unreg, ddm_device_unregister(&c->dev[0]->dev))
 
 static void check_unbound_all(void *ctx)
 {
@@ -241,26 +240,11 @@ static void *setup_two_drivers(void)
 	return c;
 }
 
-static void dev0_reg(void *ctx)
-{
-	struct dctx *c = ctx;
+DDM_BODY(dev0_reg, ddm_device_register(&c->dev[0]->dev))
 
-	ddm_device_register(&c->dev[0]->dev);
-}
+DDM_BODY(drv_a_reg, ddm_driver_register(&c->drv[0]->drv))
 
-static void drv_a_reg(void *ctx)
-{
-	struct dctx *c = ctx;
-
-	ddm_driver_register(&c->drv[0]->drv);
-}
-
-static void drv_b_reg(void *ctx)
-{
-	struct dctx *c = ctx;
-
-	ddm_driver_register(&c->drv[1]->drv);
-}
+DDM_BODY(drv_b_reg, ddm_driver_register(&c->drv[1]->drv))
 
 static void check_bound_once(void *ctx)
 {
@@ -333,12 +317,7 @@ static void *setup_failer(void)
 	return c;
 }
 
-static void dev1_reg(void *ctx)
-{
-	struct dctx *c = ctx;
-
-	ddm_device_register(&c->dev[1]->dev);
-}
+DDM_BODY(dev1_reg, ddm_device_register(&c->dev[1]->dev))
 
 static void check_failer(void *ctx)
 {

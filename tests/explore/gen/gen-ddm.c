@@ -516,6 +516,25 @@ static bool ddm_attach_end(struct dmodel *m, const struct gen_run *r,
 	return m->was_bound[i][d] && ddm_attach_end(m, r, f, ev, nev, t, i, d + 1);
 }
 
+/* Device @d binds to one of the drivers on the bus list, whichever explains the rest. */
+static bool ddm_bind_listed(const struct dmodel *m, const struct gen_run *r,
+			    const struct gen_final *f, const int *ev, int nev,
+			    int t, int d)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		struct dmodel b = *m;
+
+		if (!m->listed[j])
+			continue;
+		b.bound[d] = j;
+		if (ddm_next(&b, r, f, ev, nev, t))
+			return true;
+	}
+	return false;
+}
+
 static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		     const struct gen_final *f, const int *ev, int nev, int t)
 {
@@ -606,15 +625,8 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		}
 		/* Announced (H2), then attached: to a driver on the list, ... */
 		m.dev_state[a] = DDM_DEV_ADDED;
-		for (j = 0; j < 2; j++) {
-			struct dmodel b = m;
-
-			if (!m.listed[j])
-				continue;
-			b.bound[a] = j;
-			if (ddm_next(&b, r, f, ev, nev, t))
-				return true;
-		}
+		if (ddm_bind_listed(&m, r, f, ev, nev, t, a))
+			return true;
 		/* ... or to none: there is none, or one registering binds it at its end. */
 		for (j = 0; j < 2 && m.drv[j] != M_REGISTERING; j++)
 			;
@@ -646,18 +658,8 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		/* Bound already: stays, 1.  Else to a driver on the list, 1, ... */
 		if (m.bound[a] >= 0)
 			return r->rec[i].ret == 1 && ddm_next(&m, r, f, ev, nev, t);
-		if (r->rec[i].ret == 1) {
-			for (j = 0; j < 2; j++) {
-				struct dmodel b = m;
-
-				if (!m.listed[j])
-					continue;
-				b.bound[a] = j;
-				if (ddm_next(&b, r, f, ev, nev, t))
-					return true;
-			}
-			return false;
-		}
+		if (r->rec[i].ret == 1)
+			return ddm_bind_listed(&m, r, f, ev, nev, t, a);
 		/* ... or 0: none on the list. */
 		return r->rec[i].ret == 0 && !m.listed[0] && !m.listed[1] &&
 		       ddm_next(&m, r, f, ev, nev, t);
