@@ -18,9 +18,9 @@
  *    bound (D2) unless it was bound meanwhile; a second
  *    register (also of a driver being unregistered) is -EBUSY and
  *    reported (D9).
- *  - drv_unreg (three events: the claim; leaving the list and
- *    unbinding; the end, after which it may be registered again; a
- *    register before the end is -EBUSY): of a driver not
+ *  - drv_unreg (three events: the claim; leaving the list; the end,
+ *    after which it may be registered again, a register before it being
+ *    -EBUSY; its devices unbound one at a time in between): of a driver not
  *    registered it is reported and changes nothing (D9), "while it
  *    registers" between a register's claim and its end (D11).
  *  - dev_reg: claims the device, joins the tail of the device list,
@@ -414,7 +414,11 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 /*
  * After each event: what the registers under way saw bound; then the
  * next event, or first a bind by a register's attach under way (it binds
- * an added, unbound device at any moment between its join and its end).
+ * an added, unbound device at any moment between its join and its end),
+ * or an unbind by an unregister's detach under way (it unbinds its
+ * devices one at a time between leaving the list and its end, in any
+ * order here, from the last bound in ddm: an attach may find one device
+ * unbound, the other still bound).
  */
 static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 		     const struct gen_final *f, const int *ev, int nev, int t)
@@ -428,14 +432,21 @@ static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 	if (ddm_step(*m, r, f, ev, nev, t + 1))
 		return true;
 	for (i = 0; i < r->spec.nops; i++) {
-		if (r->spec.op[i].kind != D_DRV_REG || m->seen[i] != 2 || m->failed[i])
+		int kind = r->spec.op[i].kind, a = r->spec.op[i].arg;
+
+		if ((kind != D_DRV_REG && kind != D_DRV_UNREG) || m->seen[i] != 2 ||
+		    m->failed[i])
 			continue;
 		for (d = 0; d < 2; d++) {
 			struct dmodel b = *m;
 
-			if (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0)
+			if (kind == D_DRV_REG &&
+			    (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0))
 				continue;
-			b.bound[d] = r->spec.op[i].arg;
+			/* A detach unbinds its devices one at a time. */
+			if (kind == D_DRV_UNREG && m->bound[d] != a)
+				continue;
+			b.bound[d] = kind == D_DRV_REG ? a : -1;
 			if (ddm_next(&b, r, f, ev, nev, t))
 				return true;
 		}
