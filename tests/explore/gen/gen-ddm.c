@@ -2,7 +2,8 @@
 /*
  * The ddm family of generated scenarios: driver and device register and
  * unregister, an explicit unbind (release) and attach, the bus's two list
- * walks, on the real lib/ddm/, and their sequential model.
+ * walks and a driver's device walk, on the real lib/ddm/, and their
+ * sequential model.
  *
  * Objects: one registered bus (no match callback: every driver matches
  * every device), devices d0 d1 ("g-d0"), drivers r0 r1 ("g-r0"), each
@@ -40,7 +41,9 @@
  *  - attach (ddm_device_attach(), one event under the device lock): a
  *    bound device stays bound, 1; else it binds to a driver on the list,
  *    1, or to none if none is on it, 0.
- *  - the walks: gen_walk_ok() over the device list and the driver list.
+ *  - the walks: gen_walk_ok() over the device list and the driver list;
+ *    walk_drv_devs over a driver's device list, which a device joins when
+ *    it binds (any of the binds above) and leaves when it unbinds.
  * Every probe is paired with a remove or a bound device, and every call
  * into a driver holds the device lock.
  *
@@ -61,7 +64,7 @@
 
 enum {
 	D_DRV_REG, D_DRV_UNREG, D_DEV_REG, D_DEV_UNREG, D_RELEASE,
-	D_WALK_DEVS, D_WALK_DRVS, D_ATTACH, D_NR
+	D_WALK_DEVS, D_WALK_DRVS, D_ATTACH, D_WALK_DRV_DEVS, D_NR
 };
 
 static const struct gen_opdef ddm_ops[D_NR] = {
@@ -78,6 +81,8 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	[D_WALK_DRVS]	= { "walk_drvs", GEN_ARG_NONE, true },
 	/* An explicit attach under the device lock: 1 if bound after it. */
 	[D_ATTACH]	= { "attach", GEN_ARG_DEV },
+	/* ddm_driver_for_each_device(): the devices bound to the driver. */
+	[D_WALK_DRV_DEVS] = { "walk_drv_devs", GEN_ARG_DRV, true },
 };
 
 /* What the initial state registers, in this order. */
@@ -177,6 +182,16 @@ static bool ddm_allowed(const struct gen_spec *s)
 		/* The caller of a release or an attach holds a reference on the device. */
 		if ((op->kind == D_RELEASE || op->kind == D_ATTACH) &&
 		    (!(devs & (1u << op->arg)) || uses(s, D_DEV_UNREG, op->arg)))
+			return false;
+		/*
+		 * A walk of a driver's devices: of a registered driver (its
+		 * list is initialised), never registered again meanwhile, and
+		 * no device on it twice (a release and an attach of one).
+		 */
+		if (op->kind == D_WALK_DRV_DEVS &&
+		    (!(drvs & (1u << op->arg)) || uses(s, D_DRV_REG, op->arg) ||
+		     (uses(s, D_RELEASE, 0) && uses(s, D_ATTACH, 0)) ||
+		     (uses(s, D_RELEASE, 1) && uses(s, D_ATTACH, 1))))
 			return false;
 		if (op->kind == D_WALK_DRVS &&
 		    ((uses(s, D_DRV_UNREG, 0) && uses(s, D_DRV_REG, 0)) ||
@@ -329,6 +344,10 @@ static void ddm_run(struct gen_run *r, int i)
 	case D_ATTACH:
 		rec->ret = ddm_device_attach(&g->dev[op->arg]->dev);
 		break;
+	case D_WALK_DRV_DEVS:
+		rec->ret = ddm_driver_for_each_device(&g->drv[op->arg]->drv, NULL,
+						      rec, walk_dev_fn);
+		break;
 	case D_WALK_DEVS:
 		rec->ret = ddm_bus_for_each_dev(&g->bus, NULL, rec, walk_dev_fn);
 		break;
@@ -398,6 +417,7 @@ struct dmodel {
 	int drv[2];			/* M_* */
 	int bound[2];			/* driver id, or -1 */
 	struct gen_life dev_life[2], drv_life[2];
+	struct gen_life bind_life[2][2];	/* [driver][device]: on its device list */
 	int pos;			/* the next place at a list's tail */
 	int warned[DW_NR];
 	int tb[GEN_MAX_OPS], te[GEN_MAX_OPS];
@@ -410,6 +430,30 @@ struct dmodel {
 
 static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		     const struct gen_final *f, const int *ev, int nev, int t);
+
+/*
+ * Times in the lives, for the walk specification: event t is 2t; a bind
+ * or unbind between events t and t + 1 (by an attach or a detach under
+ * way) is 2t + 1, after a walk that began at t and before one that ends
+ * at t + 1.
+ */
+#define T_AT(t)		(2 * (t))
+#define T_AFTER(t)	(2 * (t) + 1)
+
+/* Device @d joins driver @j's device list at @time. */
+static void mbind(struct dmodel *m, int d, int j, int time)
+{
+	m->bound[d] = j;
+	m->bind_life[j][d] = (struct gen_life){ time, GEN_NEVER, m->pos++ };
+}
+
+/* Device @d leaves its driver's device list at @time, if it is on one. */
+static void munbind(struct dmodel *m, int d, int time)
+{
+	if (m->bound[d] >= 0)
+		m->bind_life[m->bound[d]][d].deleted = time;
+	m->bound[d] = -1;
+}
 
 /*
  * After each event: what the registers under way saw bound; then the
@@ -446,7 +490,10 @@ static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 			/* A detach unbinds its devices one at a time. */
 			if (kind == D_DRV_UNREG && m->bound[d] != a)
 				continue;
-			b.bound[d] = kind == D_DRV_REG ? a : -1;
+			if (kind == D_DRV_REG)
+				mbind(&b, d, a, T_AFTER(t));
+			else
+				munbind(&b, d, T_AFTER(t));
 			if (ddm_next(&b, r, f, ev, nev, t))
 				return true;
 		}
@@ -462,13 +509,14 @@ static bool ddm_final_ok(const struct dmodel *m, const struct gen_run *r,
 	for (i = 0; i < r->spec.nops; i++) {
 		int kind = r->spec.op[i].kind;
 
-		if (kind == D_WALK_DEVS &&
-		    (r->rec[i].ret || !gen_walk_ok(&r->rec[i], m->dev_life, 2,
-						    m->tb[i], m->te[i], true, -1)))
-			return false;
-		if (kind == D_WALK_DRVS &&
-		    (r->rec[i].ret || !gen_walk_ok(&r->rec[i], m->drv_life, 2,
-						    m->tb[i], m->te[i], true, -1)))
+		const struct gen_life *life = kind == D_WALK_DEVS ? m->dev_life :
+					      kind == D_WALK_DRVS ? m->drv_life :
+					      m->bind_life[r->spec.op[i].arg];
+
+		if (!ddm_ops[kind].walk)
+			continue;
+		if (r->rec[i].ret || !gen_walk_ok(&r->rec[i], life, 2, T_AT(m->tb[i]),
+						  T_AT(m->te[i]), true, -1))
 			return false;
 	}
 	/* The final lists: the live objects in the order they joined. */
@@ -520,7 +568,7 @@ static bool ddm_attach_end(struct dmodel *m, const struct gen_run *r,
 	if (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0)
 		return ddm_attach_end(m, r, f, ev, nev, t, i, d + 1);
 	b = *m;
-	b.bound[d] = a;
+	mbind(&b, d, a, T_AT(t));
 	if (ddm_attach_end(&b, r, f, ev, nev, t, i, d + 1))
 		return true;
 	/* Its walk passed the device while another driver had it. */
@@ -539,7 +587,7 @@ static bool ddm_bind_listed(const struct dmodel *m, const struct gen_run *r,
 
 		if (!m->listed[j])
 			continue;
-		b.bound[d] = j;
+		mbind(&b, d, j, T_AT(t));
 		if (ddm_next(&b, r, f, ev, nev, t))
 			return true;
 	}
@@ -576,7 +624,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		if (m.seen[i] == 2) {
 			/* On the bus list: devices added from now may bind to it. */
 			m.listed[a] = true;
-			m.drv_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
+			m.drv_life[a] = (struct gen_life){ T_AT(t), GEN_NEVER, m.pos++ };
 			for (d = 0; d < 2; d++)
 				m.was_bound[i][d] = m.bound[d] >= 0;
 			return ddm_next(&m, r, f, ev, nev, t);
@@ -596,14 +644,14 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			/* Its devices unbound (the detach), then it may register again. */
 			for (d = 0; d < 2; d++)
 				if (m.bound[d] == a)
-					m.bound[d] = -1;
+					munbind(&m, d, T_AT(t));
 			m.drv[a] = M_UNREG;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.seen[i] == 2) {
 			/* Off the list (klist_remove()): no new device binds to it. */
 			m.listed[a] = false;
-			m.drv_life[a].deleted = t;
+			m.drv_life[a].deleted = T_AT(t);
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.drv[a] != M_REGISTERED) {
@@ -631,7 +679,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.seen[i] == 2) {
-			m.dev_life[a] = (struct gen_life){ t, GEN_NEVER, m.pos++ };
+			m.dev_life[a] = (struct gen_life){ T_AT(t), GEN_NEVER, m.pos++ };
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		/* Announced (H2), then attached: to a driver on the list, ... */
@@ -648,8 +696,8 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 	case D_DEV_UNREG:
 		if (m.seen[i] == 2) {
 			if (!m.failed[i]) {
-				m.dev_life[a].deleted = t;
-				m.bound[a] = -1;
+				m.dev_life[a].deleted = T_AT(t);
+				munbind(&m, a, T_AT(t));
 			}
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
@@ -663,7 +711,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.dev_state[a] = DDM_DEV_DELETED;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_RELEASE:
-		m.bound[a] = -1;
+		munbind(&m, a, T_AT(t));
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_ATTACH:
 		/* Bound already: stays, 1.  Else to a driver on the list, 1, ... */
@@ -689,7 +737,7 @@ static bool ddm_explain(const struct gen_run *r, const struct gen_final *f,
 
 	for (i = 0; i < 2; i++) {
 		m.bound[i] = -1;
-		m.dev_life[i] = m.drv_life[i] =
+		m.dev_life[i] = m.drv_life[i] = m.bind_life[0][i] = m.bind_life[1][i] =
 			(struct gen_life){ GEN_NEVER, GEN_NEVER, GEN_NEVER };
 	}
 	/* The set-up, as the model sees it: drivers, then devices bind to the first. */
@@ -703,7 +751,8 @@ static bool ddm_explain(const struct gen_run *r, const struct gen_final *f,
 		if (devs & (1u << i)) {
 			m.dev_state[i] = DDM_DEV_ADDED;
 			m.dev_life[i] = (struct gen_life){ -1, GEN_NEVER, m.pos++ };
-			m.bound[i] = drvs & 1 ? 0 : drvs & 2 ? 1 : -1;
+			if (drvs)
+				mbind(&m, i, drvs & 1 ? 0 : 1, -1);
 		}
 	for (i = 0; i < GEN_MAX_OPS; i++)
 		m.tb[i] = m.te[i] = -1;
