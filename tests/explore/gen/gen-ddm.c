@@ -26,13 +26,16 @@
  *    registers" between a register's claim and its end (D11).
  *  - dev_reg: claims the device, joins the tail of the device list,
  *    is announced and binds to a driver on the list, or stays unbound if
- *    there is none (three events).  Which
+ *    there is none, and is added only when its add returns (four events;
+ *    announced, a registering driver may bind it too).  Which
  *    driver: sequentially the first on the list, but a driver
  *    registering at the same time may take it first (its attach probes
  *    the device as soon as it is announced, H2), so the model lets it be
  *    any registered driver.  Twice, or after an unregister: -EBUSY,
  *    reported (D9).
- *  - dev_unreg: unbinds, leaves the list, drops the registration's
+ *  - dev_unreg: claims (three events: the claim; leaving the bus list;
+ *    the unbind, which a walk of its driver's devices may still see
+ *    between the two), drops the registration's
  *    reference (the device is released: nothing else holds it at the
  *    end); of a device not registered, reported and nothing changes
  *    (D9), "while it is being added" between a register's claim and its
@@ -73,9 +76,9 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	/* Claims; leaves the list and unbinds; then may be registered again. */
 	[D_DRV_UNREG]	= { "drv_unreg", GEN_ARG_DRV, false, 3 },
 	/* Claims the device; joins the bus list; is announced and attached. */
-	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 3 },
+	[D_DEV_REG]	= { "dev_reg", GEN_ARG_DEV, false, 4 },
 	/* Claims (deleted: no probe takes it); leaves, unbinds, is released. */
-	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV, false, 2 },
+	[D_DEV_UNREG]	= { "dev_unreg", GEN_ARG_DEV, false, 3 },
 	[D_RELEASE]	= { "release", GEN_ARG_DEV },
 	[D_WALK_DEVS]	= { "walk_devs", GEN_ARG_NONE, true },
 	[D_WALK_DRVS]	= { "walk_drvs", GEN_ARG_NONE, true },
@@ -413,7 +416,7 @@ static void ddm_teardown(struct gen_run *r)
 enum { M_UNREG, M_REGISTERING, M_REGISTERED, M_GOING };
 
 struct dmodel {
-	int dev_state[2];		/* DDM_DEV_INITIAL, _ADDING, _ADDED, _DELETED */
+	int dev_state[2];		/* DDM_DEV_INITIAL, _ADDING, _ATTACHING, _ADDED, _DELETED */
 	int drv[2];			/* M_* */
 	int bound[2];			/* driver id, or -1 */
 	struct gen_life dev_life[2], drv_life[2];
@@ -439,6 +442,12 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
  */
 #define T_AT(t)		(2 * (t))
 #define T_AFTER(t)	(2 * (t) + 1)
+
+/* Ready to probe: announced by its add (H2), not deleted. */
+static bool announced(const struct dmodel *m, int d)
+{
+	return m->dev_state[d] == DDM_DEV_ATTACHING || m->dev_state[d] == DDM_DEV_ADDED;
+}
 
 /* Device @d joins driver @j's device list at @time. */
 static void mbind(struct dmodel *m, int d, int j, int time)
@@ -485,7 +494,7 @@ static bool ddm_next(struct dmodel *m, const struct gen_run *r,
 			struct dmodel b = *m;
 
 			if (kind == D_DRV_REG &&
-			    (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0))
+			    (!announced(m, d) || m->bound[d] >= 0))
 				continue;
 			/* A detach unbinds its devices one at a time. */
 			if (kind == D_DRV_UNREG && m->bound[d] != a)
@@ -565,7 +574,7 @@ static bool ddm_attach_end(struct dmodel *m, const struct gen_run *r,
 
 	if (d == 2)
 		return ddm_next(m, r, f, ev, nev, t);
-	if (m->dev_state[d] != DDM_DEV_ADDED || m->bound[d] >= 0)
+	if (!announced(m, d) || m->bound[d] >= 0)
 		return ddm_attach_end(m, r, f, ev, nev, t, i, d + 1);
 	b = *m;
 	mbind(&b, d, a, T_AT(t));
@@ -682,8 +691,13 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			m.dev_life[a] = (struct gen_life){ T_AT(t), GEN_NEVER, m.pos++ };
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
+		if (m.seen[i] == 4) {
+			/* Its add returned: only now may it be deleted (D12). */
+			m.dev_state[a] = DDM_DEV_ADDED;
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
 		/* Announced (H2), then attached: to a driver on the list, ... */
-		m.dev_state[a] = DDM_DEV_ADDED;
+		m.dev_state[a] = DDM_DEV_ATTACHING;
 		if (ddm_bind_listed(&m, r, f, ev, nev, t, a))
 			return true;
 		/* ... or to none: there is none, or one registering binds it at its end. */
@@ -694,16 +708,18 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_UNREG:
-		if (m.seen[i] == 2) {
-			if (!m.failed[i]) {
+		if (m.seen[i] > 1) {
+			/* Off the bus list, then unbound (its driver's list). */
+			if (!m.failed[i] && m.seen[i] == 2)
 				m.dev_life[a].deleted = T_AT(t);
+			if (!m.failed[i] && m.seen[i] == 3)
 				munbind(&m, a, T_AT(t));
-			}
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
 		if (m.dev_state[a] != DDM_DEV_ADDED) {
 			/* D9, D12: the loser says why, and touches nothing. */
-			m.warned[(m.dev_state[a] == DDM_DEV_ADDING ? DW_DEV_WHILE0 :
+			m.warned[(m.dev_state[a] == DDM_DEV_ADDING ||
+				  m.dev_state[a] == DDM_DEV_ATTACHING ? DW_DEV_WHILE0 :
 				  DW_DEV_NOTREG0) + a]++;
 			m.failed[i] = true;
 			return ddm_next(&m, r, f, ev, nev, t);
