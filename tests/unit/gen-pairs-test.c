@@ -32,6 +32,7 @@
 #include "gen.h"
 
 #define GP_ROUNDS	20	/* rounds of each scenario */
+#define GP_CHUNK	48	/* scenarios a parameter: seconds, not minutes, under TCG */
 #define GP_OUTCOMES	32	/* distinct outcomes counted per scenario */
 #define GP_SPIN		20000	/* bounded wait for the other worker to arrive */
 #define GP_FAILS	5	/* failures reported before a family gives up */
@@ -65,7 +66,8 @@ struct gp_run {
 	struct gp_worker w[2];
 	atomic_t clock;
 	atomic_t arrived;
-	int state;		/* the case's parameter: one initial state */
+	int chunk;		/* the case's parameter: scenarios chunk*GP_CHUNK.. */
+	int index;		/* of the scenario being enumerated */
 	unsigned long scenarios, rounds, outcomes, skipped, failed;
 	unsigned long seen[GP_OUTCOMES];
 	int nseen;
@@ -148,7 +150,7 @@ static void gp_scenario(const struct gen_spec *s, void *arg)
 	struct gp_run *g = arg;
 	int round;
 
-	if (s->state != g->state || g->failed >= GP_FAILS)
+	if (g->index++ / GP_CHUNK != g->chunk || g->failed >= GP_FAILS)
 		return;
 	if (s->fam->misuse(s)) {
 		g->skipped++;
@@ -168,14 +170,14 @@ static void gp_scenario(const struct gen_spec *s, void *arg)
 
 static void gp_family(struct kunit *test, const struct gen_family *fam)
 {
-	const int *state = test->param_value;
+	const int *chunk = test->param_value;
 	struct gp_run *g;
 	int i;
 
 	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, g);
 	g->test = test;
-	g->state = *state;
+	g->chunk = *chunk;
 	for (i = 0; i < 2; i++) {
 		init_completion(&g->w[i].start);
 		init_completion(&g->w[i].done);
@@ -191,34 +193,45 @@ static void gp_family(struct kunit *test, const struct gen_family *fam)
 		kthread_stop(g->w[i].task);
 		put_task_struct(g->w[i].task);
 	}
-	kunit_info(test, "%s pairs @%s: %lu scenarios, %lu rounds, %lu distinct outcomes, %lu failed; %lu misuse scenarios left to the explorer",
-		   fam->name, fam->states[g->state], g->scenarios, g->rounds,
-		   g->outcomes, g->failed, g->skipped);
+	kunit_info(test, "%s pairs %d-%d: %lu scenarios, %lu rounds, %lu distinct outcomes, %lu failed; %lu misuse scenarios left to the explorer",
+		   fam->name, g->chunk * GP_CHUNK, g->index < (g->chunk + 1) * GP_CHUNK ?
+		   g->index - 1 : (g->chunk + 1) * GP_CHUNK - 1, g->scenarios,
+		   g->rounds, g->outcomes, g->failed, g->skipped);
 	KUNIT_EXPECT_GT(test, g->scenarios + g->skipped, 0UL);
 }
 
-/* A case per family, a parameter per initial state. */
-static const int gp_states[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+/*
+ * A case per family, a parameter per GP_CHUNK scenarios in the
+ * generator's order (initial state by state): each parameter is one wait
+ * of the KUnit runner, kept well under the hung-task timeout.
+ */
+static const int gp_chunks[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+};
 
-static const void *gp_state_params(const struct gen_family *fam,
+static const void *gp_chunk_params(const struct gen_family *fam,
 				   const void *prev, char *desc)
 {
-	const int *p = prev ? (const int *)prev + 1 : gp_states;
+	const int *p = prev ? (const int *)prev + 1 : gp_chunks;
+	unsigned long n = gen_enumerate(fam, 2, NULL, NULL);
 
-	if ((size_t)(p - gp_states) >= ARRAY_SIZE(gp_states) || *p >= fam->nstates)
+	if ((size_t)(p - gp_chunks) >= ARRAY_SIZE(gp_chunks) ||
+	    (unsigned long)*p * GP_CHUNK >= n)
 		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", fam->states[*p]);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "scenarios %d-%lu", *p * GP_CHUNK,
+		 min_t(unsigned long, n, (*p + 1) * GP_CHUNK) - 1);
 	return p;
 }
 
-static const void *gp_klist_states(const void *prev, char *desc)
+static const void *gp_klist_chunks(const void *prev, char *desc)
 {
-	return gp_state_params(&gen_klist_family, prev, desc);
+	return gp_chunk_params(&gen_klist_family, prev, desc);
 }
 
-static const void *gp_ddm_states(const void *prev, char *desc)
+static const void *gp_ddm_chunks(const void *prev, char *desc)
 {
-	return gp_state_params(&gen_ddm_family, prev, desc);
+	return gp_chunk_params(&gen_ddm_family, prev, desc);
 }
 
 static void gen_klist_pairs(struct kunit *test)
@@ -232,8 +245,8 @@ static void gen_ddm_pairs(struct kunit *test)
 }
 
 static struct kunit_case gen_pairs_cases[] = {
-	KUNIT_CASE_PARAM(gen_klist_pairs, gp_klist_states),
-	KUNIT_CASE_PARAM(gen_ddm_pairs, gp_ddm_states),
+	KUNIT_CASE_PARAM(gen_klist_pairs, gp_klist_chunks),
+	KUNIT_CASE_PARAM(gen_ddm_pairs, gp_ddm_chunks),
 	{}
 };
 
