@@ -20,7 +20,7 @@ struct search {
 	const struct gen_run *r;
 	const struct gen_final *f;
 	int nev;		/* events in all */
-	int ev[3 * GEN_MAX_OPS];
+	int ev[GEN_MAX_EVENTS * GEN_MAX_OPS];
 	int placed[GEN_MAX_OPS];	/* events of each op placed so far */
 	int need[GEN_MAX_OPS];		/* its events: 1, 2 for a walk, or more */
 };
@@ -66,6 +66,8 @@ bool gen_linearizable(const struct gen_run *r, const struct gen_final *f)
 		const struct gen_opdef *d = &r->spec.fam->ops[r->spec.op[i].kind];
 
 		s.need[i] = d->events ? d->events : d->walk ? 2 : 1;
+		if (WARN_ON(s.need[i] > GEN_MAX_EVENTS))
+			return false;
 		s.nev += s.need[i];
 	}
 	return search(&s, 0);

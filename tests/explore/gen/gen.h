@@ -25,6 +25,7 @@
 struct shim_scenario;
 
 #define GEN_MAX_OPS	3
+#define GEN_MAX_EVENTS	4	/* events of one operation (struct gen_opdef) */
 #define GEN_MAX_SEEN	8	/* ids one walk may return */
 #define GEN_MAX_IDS	8	/* objects a family names in a scenario */
 #define GEN_MAX_KINDS	12	/* kinds of misuse report of a family */
@@ -42,7 +43,7 @@ struct gen_opdef {
 	const char *name;
 	enum gen_arg arg;
 	bool walk;		/* not atomic: checked against the walk spec */
-	int events;		/* not atomic either: this many events (0: 1, a walk 2) */
+	int events;		/* not atomic either: this many events (0: 1, a walk 2; at most GEN_MAX_EVENTS) */
 };
 
 /* One operation of a scenario: its kind and its target (-1: none). */
