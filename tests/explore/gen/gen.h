@@ -43,7 +43,8 @@ struct gen_opdef {
 	const char *name;
 	enum gen_arg arg;
 	bool walk;		/* not atomic: checked against the walk spec */
-	int events;		/* not atomic either: this many events (0: 1, a walk 2; at most GEN_MAX_EVENTS) */
+	/* Not atomic either: this many events (0: 1, a walk 2), at most GEN_MAX_EVENTS. */
+	int events;
 };
 
 /* One operation of a scenario: its kind and its target (-1: none). */
