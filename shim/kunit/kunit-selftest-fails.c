@@ -4,6 +4,7 @@
  * runner: ctest checks both (kunit.selftest-fails).
  */
 #include <kunit/test.h>
+#include <linux/atomic.h>
 
 static void fails_expect(struct kunit *test)
 {
@@ -32,11 +33,23 @@ static void fails_one_param(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *(const int *)test->param_value % 2, 1);
 }
 
+/*
+ * The message names the operands as written, not as expanded: under the
+ * shim atomic_read() expands to a page (kunit.message-names-operands).
+ */
+static void fails_names_operands(struct kunit *test)
+{
+	atomic_t counter = ATOMIC_INIT(1);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&counter), 2);
+}
+
 static struct kunit_case fails_cases[] = {
 	KUNIT_CASE(fails_expect),
 	KUNIT_CASE(fails_assert),
 	KUNIT_CASE(fails_after_skip_mark),
 	KUNIT_CASE_PARAM(fails_one_param, odd_gen_params),
+	KUNIT_CASE(fails_names_operands),
 	{}
 };
 
