@@ -46,7 +46,7 @@ struct ddm_driver;
  *	match callback every driver matches every device.
  * @klist_devices: devices on the bus; the list pins each device.
  * @klist_drivers: drivers on the bus.
- * @registered: set between ddm_bus_register() and ddm_bus_unregister().
+ * @state: enum ddm_bus_state, claimed by a register or unregister (D13).
  */
 struct ddm_bus {
 	const char		*name;
@@ -54,7 +54,7 @@ struct ddm_bus {
 					 struct ddm_driver *drv);
 	struct klist		klist_devices;
 	struct klist		klist_drivers;
-	bool			registered;
+	atomic_t		state;
 };
 
 /**
@@ -110,6 +110,14 @@ enum ddm_device_state {
 	DDM_DEV_ATTACHING,	/* announced, ready to probe (H2), being attached */
 	DDM_DEV_ADDED,		/* its add returned: may be deleted (D12) */
 	DDM_DEV_DELETED,	/* ddm_device_del() has run */
+};
+
+/* Registration states of a bus (D13), as a driver's. */
+enum ddm_bus_state {
+	DDM_BUS_UNREGISTERED = 0,	/* zeroed, or unregistered: may register */
+	DDM_BUS_REGISTERING,		/* ddm_bus_register() under way */
+	DDM_BUS_REGISTERED,		/* between register and unregister */
+	DDM_BUS_GOING,			/* ddm_bus_unregister() under way */
 };
 
 /* Registration states of a driver (D9, D11). */
@@ -221,6 +229,13 @@ static inline void ddm_device_lock(struct ddm_device *dev)
 static inline void ddm_device_unlock(struct ddm_device *dev)
 {
 	mutex_unlock(&dev->mutex);
+}
+
+/* Between ddm_bus_register() and ddm_bus_unregister(). */
+static inline bool ddm_bus_is_registered(struct ddm_bus *bus)
+{
+	/* Pairs with the atomic_set_release() in ddm_bus_register(). */
+	return atomic_read_acquire(&bus->state) == DDM_BUS_REGISTERED;
 }
 
 /**

@@ -61,17 +61,26 @@ static void ddm_klist_driver_put(struct klist_node *n)
  * ddm_bus_register - register a bus
  * @bus: the bus, with @name and @match set.
  *
- * Return: 0, -EINVAL for a NULL @bus, -EBUSY if it is registered already.
+ * Return: 0, -EINVAL for a NULL @bus, -EBUSY if it is registered already
+ * (or being registered or unregistered by another caller).
  */
 int ddm_bus_register(struct ddm_bus *bus)
 {
 	if (WARN_ON(!bus))
 		return -EINVAL;
-	if (WARN(bus->registered, "ddm: bus %s registered twice\n", bus->name))
+	/*
+	 * D13: claimed, as a driver is (D9): of two concurrent registers
+	 * the second is reported and does not initialise the lists again
+	 * under the first.
+	 */
+	if (WARN(atomic_cmpxchg(&bus->state, DDM_BUS_UNREGISTERED,
+				DDM_BUS_REGISTERING) != DDM_BUS_UNREGISTERED,
+		 "ddm: bus %s registered twice\n", bus->name))
 		return -EBUSY;
 	klist_init(&bus->klist_devices, ddm_klist_bus_get, ddm_klist_bus_put);
 	klist_init(&bus->klist_drivers, NULL, NULL);
-	bus->registered = true;
+	/* Pairs with the atomic_read_acquire() in ddm_bus_is_registered(). */
+	atomic_set_release(&bus->state, DDM_BUS_REGISTERED);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ddm_bus_register);
@@ -90,22 +99,32 @@ static int ddm_bus_found_drv(struct ddm_driver *drv, void *data)
  * ddm_bus_unregister - unregister a bus
  * @bus: the bus
  *
- * Every device and driver must have left the bus.  A bus that still has
- * some is reported and stays registered.
+ * Every device and driver must have left the bus, and none may be added
+ * to it meanwhile (module exit after the last user went).  A bus that
+ * still has some is reported and stays registered; so is one being
+ * registered, and a second unregister is reported and does nothing (D13).
  */
 void ddm_bus_unregister(struct ddm_bus *bus)
 {
+	int old;
+
 	if (WARN_ON(!bus))
 		return;
-	if (WARN(!bus->registered, "ddm: bus %s is not registered\n",
-		 bus->name))
+	/* D13: claimed from "registered" only; the loser touches nothing. */
+	old = atomic_cmpxchg(&bus->state, DDM_BUS_REGISTERED, DDM_BUS_GOING);
+	if (WARN(old == DDM_BUS_REGISTERING,
+		 "ddm: bus %s unregistered while it registers\n", bus->name) ||
+	    WARN(old != DDM_BUS_REGISTERED,
+		 "ddm: bus %s is not registered\n", bus->name))
 		return;
 	if (WARN(ddm_bus_for_each_dev(bus, NULL, NULL, ddm_bus_found) ||
 		 ddm_bus_for_each_drv(bus, NULL, NULL, ddm_bus_found_drv),
 		 "ddm: bus %s unregistered with devices or drivers on it\n",
-		 bus->name))
+		 bus->name)) {
+		atomic_set(&bus->state, DDM_BUS_REGISTERED);
 		return;
-	bus->registered = false;
+	}
+	atomic_set(&bus->state, DDM_BUS_UNREGISTERED);
 }
 EXPORT_SYMBOL_GPL(ddm_bus_unregister);
 
@@ -197,7 +216,7 @@ static int ddm_device_add_claimed(struct ddm_device *dev)
 	struct ddm_bus *bus = dev->bus;
 	int ret = -EINVAL;
 
-	if (WARN(!bus || !bus->registered,
+	if (WARN(!bus || !ddm_bus_is_registered(bus),
 		 "ddm: device %s added without a registered bus\n", dev->name))
 		goto unclaim;
 	if (WARN(!dev->release, "ddm: device %s has no release function\n",
@@ -408,7 +427,7 @@ int ddm_driver_register(struct ddm_driver *drv)
 
 	if (WARN_ON(!drv))
 		return -EINVAL;
-	if (WARN(!drv->bus || !drv->bus->registered,
+	if (WARN(!drv->bus || !ddm_bus_is_registered(drv->bus),
 		 "ddm: driver %s registered without a registered bus\n",
 		 drv->name))
 		return -EINVAL;

@@ -343,7 +343,7 @@ static void ddm_kthread_register_unregister(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->registers),
 			atomic_read(&ctx->unregisters));
 	ddm_bus_unregister(&ctx->bus);
-	KUNIT_EXPECT_FALSE(test, ctx->bus.registered);
+	KUNIT_EXPECT_FALSE(test, ddm_bus_is_registered(&ctx->bus));
 }
 
 /* D2: a device and a driver registered at once always bind. */

@@ -212,7 +212,7 @@ static inline void fx_teardown(struct kunit *test, struct fx_ctx *c,
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->unlocked_calls), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->unbound_removes), 0);
 	ddm_bus_unregister(&c->bus);
-	KUNIT_EXPECT_FALSE(test, c->bus.registered);
+	KUNIT_EXPECT_FALSE(test, ddm_bus_is_registered(&c->bus));
 }
 
 /* A driver for @c's bus, not registered; @name may be NULL (misuse). */

@@ -33,14 +33,14 @@ static void ddm_test_empty_bus(struct kunit *test)
 {
 	struct fx_ctx *c = fx_setup(test);
 
-	KUNIT_EXPECT_TRUE(test, c->bus.registered);
+	KUNIT_EXPECT_TRUE(test, ddm_bus_is_registered(&c->bus));
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_dev(&c->bus, NULL, NULL,
 						   dt_never), 0);
 	KUNIT_EXPECT_EQ(test, ddm_bus_for_each_drv(&c->bus, NULL, NULL,
 						   dt_never_drv), 0);
 	KUNIT_EXPECT_EQ(test, ddm_bus_shutdown(&c->bus), 0);
 	ddm_bus_unregister(&c->bus);
-	KUNIT_EXPECT_FALSE(test, c->bus.registered);
+	KUNIT_EXPECT_FALSE(test, ddm_bus_is_registered(&c->bus));
 	/* A bus can come back. */
 	KUNIT_EXPECT_EQ(test, ddm_bus_register(&c->bus), 0);
 	fx_teardown(test, c, 0);

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ddm family of generated scenarios: driver and device register and
- * unregister, an explicit unbind (release) and attach, the bus's two list
+ * The ddm family of generated scenarios: bus, driver and device register
+ * and unregister, a device's add and delete apart from them, an explicit
+ * unbind (release), attach and bind without probe, the bus's two list
  * walks and a driver's device walk, on the real lib/ddm/, and their
  * sequential model.
  *
- * Objects: one registered bus (no match callback: every driver matches
- * every device), devices d0 d1 ("g-d0"), drivers r0 r1 ("g-r0"), each
- * registered or not by the initial state.  Their memory lives until the
- * teardown; a device's release only records that it ran, so the check
- * can say which devices were released.
+ * Objects: one bus, registered but in the state "nobus" (no match
+ * callback: every driver matches every device), devices d0 d1 ("g-d0"),
+ * drivers r0 r1 ("g-r0"), each registered or not by the initial state.
+ * Their memory lives until the teardown; a device's release only
+ * records that it ran, so the check can say which devices were released.
  *
  * The model (ddm_explain()), reviewed against lib/ddm/ and
  * docs/lessons.md:
@@ -40,10 +41,22 @@
  *    end); of a device not registered, reported and nothing changes
  *    (D9), "while it is being added" between a register's claim and its
  *    end (D12).
+ *  - dev_add, dev_del: as dev_reg and dev_unreg, of a device the set-up
+ *    initialised (for a dev_add) or registered; the caller keeps its
+ *    reference, so the device is not released.
  *  - release: unbinds if bound.
+ *  - bind (ddm_device_bind_driver() under the device lock, r0 preset
+ *    when the device has no driver): bound already, 1; else bound to
+ *    r0 without a probe, 0.
+ *  - bus_reg, bus_unreg (two events: the claim and the end, D13): a
+ *    second register, or an unregister of a bus not registered or
+ *    being registered, is reported and changes nothing; an unregister
+ *    of a bus with devices or drivers on it is reported at its end and
+ *    leaves it registered.
  *  - attach (ddm_device_attach(), one event under the device lock): a
- *    bound device stays bound, 1; else it binds to a driver on the list,
- *    1, or to none if none is on it, 0.
+ *    device not announced yet is -EPROBE_DEFER, one not registered (or
+ *    deleted) -ENODEV; a bound device stays bound, 1; else it binds to
+ *    a driver on the list, 1, or to none if none is on it, 0.
  *  - the walks: gen_walk_ok() over the device list and the driver list;
  *    walk_drv_devs over a driver's device list, which a device joins when
  *    it binds (any of the binds above) and leaves when it unbinds.
@@ -52,9 +65,14 @@
  *
  * Outside ddm's contract, so never generated: a release or attach of a
  * device no reference is held on (one its unregister may drop), or one never
- * registered (its lock is not initialised); a walk of the drivers while
- * one driver is unregistered and registered again (a walk may meet both
- * of its incarnations, which the model does not tell apart).
+ * initialised (its lock is not); a bind of a device not added throughout,
+ * or to r0 not registered throughout (D7: its caller keeps it
+ * registered); a walk of the drivers while one driver is unregistered
+ * and registered again (a walk may meet both of its incarnations, which
+ * the model does not tell apart); a bus register or unregister beside
+ * anything but another one and the walks of a registered bus (a bus
+ * comes before its devices and drivers and goes after them: module init
+ * and exit).
  */
 #include <linux/atomic.h>
 #include <linux/ddm.h>
@@ -67,7 +85,8 @@
 
 enum {
 	D_DRV_REG, D_DRV_UNREG, D_DEV_REG, D_DEV_UNREG, D_RELEASE,
-	D_WALK_DEVS, D_WALK_DRVS, D_ATTACH, D_WALK_DRV_DEVS, D_NR
+	D_WALK_DEVS, D_WALK_DRVS, D_ATTACH, D_WALK_DRV_DEVS,
+	D_DEV_ADD, D_DEV_DEL, D_BIND, D_BUS_REG, D_BUS_UNREG, D_NR
 };
 
 static const struct gen_opdef ddm_ops[D_NR] = {
@@ -86,11 +105,20 @@ static const struct gen_opdef ddm_ops[D_NR] = {
 	[D_ATTACH]	= { "attach", GEN_ARG_DEV },
 	/* ddm_driver_for_each_device(): the devices bound to the driver. */
 	[D_WALK_DRV_DEVS] = { "walk_drv_devs", GEN_ARG_DRV, true },
+	/* dev_reg and dev_unreg apart: of a device the set-up initialised, its reference kept. */
+	[D_DEV_ADD]	= { "dev_add", GEN_ARG_DEV, false, 4 },
+	[D_DEV_DEL]	= { "dev_del", GEN_ARG_DEV, false, 3 },
+	/* To r0 without a probe (ddm_device_bind_driver()): 1 if bound already. */
+	[D_BIND]	= { "bind", GEN_ARG_DEV },
+	/* Claim, then registered (or unregistered); reported if it loses. */
+	[D_BUS_REG]	= { "bus_reg", GEN_ARG_NONE, false, 2 },
+	[D_BUS_UNREG]	= { "bus_unreg", GEN_ARG_NONE, false, 2 },
 };
 
-/* What the initial state registers, in this order. */
-enum { S_NONE, S_R0, S_D0, S_D0_R0, S_D0D1_R0, S_D0_R0R1, S_NR };
+/* What the initial state registers, in this order (nobus: not even the bus). */
+enum { S_NONE, S_R0, S_D0, S_D0_R0, S_D0D1_R0, S_D0_R0R1, S_NOBUS, S_NR };
 static const char *const ddm_states[S_NR] = {
+	[S_NOBUS]	= "nobus",
 	[S_NONE]	= "none",
 	[S_R0]		= "r0",
 	[S_D0]		= "d0",
@@ -107,12 +135,14 @@ static const struct { unsigned int devs, drvs; } ddm_init[S_NR] = {
 	[S_D0_R0]	= { 1, 1 },
 	[S_D0D1_R0]	= { 3, 1 },
 	[S_D0_R0R1]	= { 1, 3 },
+	[S_NOBUS]	= { 0, 0 },
 };
 
 enum {
 	DW_DRV_TWICE0, DW_DRV_TWICE1, DW_DRV_WHILE0, DW_DRV_WHILE1,
 	DW_DRV_NOTREG0, DW_DRV_NOTREG1, DW_DEV_TWICE0, DW_DEV_TWICE1,
-	DW_DEV_NOTREG0, DW_DEV_NOTREG1, DW_DEV_WHILE0, DW_DEV_WHILE1, DW_NR
+	DW_DEV_NOTREG0, DW_DEV_NOTREG1, DW_DEV_WHILE0, DW_DEV_WHILE1,
+	DW_BUS_TWICE, DW_BUS_NOTREG, DW_BUS_BUSY, DW_BUS_WHILE, DW_NR
 };
 static const char *const ddm_kinds[DW_NR] = {
 	"driver g-r0 registered twice", "driver g-r1 registered twice",
@@ -124,6 +154,9 @@ static const char *const ddm_kinds[DW_NR] = {
 	"device g-d1 deleted but not registered",
 	"device g-d0 deleted while it is being added",
 	"device g-d1 deleted while it is being added",
+	"bus g-bus registered twice", "bus g-bus is not registered",
+	"bus g-bus unregistered with devices or drivers on it",
+	"bus g-bus unregistered while it registers",
 };
 
 struct gdrv {
@@ -135,6 +168,7 @@ struct gdrv {
 struct gdev {
 	struct ddm_device dev;
 	int id;
+	bool initialised;	/* by the set-up, for a dev_add: its reference ours */
 	bool released;
 };
 
@@ -174,27 +208,81 @@ static bool names(const struct gen_spec *s, enum gen_arg type, int arg)
 	return false;
 }
 
+static bool is_bus_op(int kind)
+{
+	return kind == D_BUS_REG || kind == D_BUS_UNREG;
+}
+
+/*
+ * Does the scenario's caller hold a reference on device @d throughout?
+ * One it registered (or the set-up initialised for a dev_add), which no
+ * unregister drops and no register may initialise again.
+ */
+static bool held(const struct gen_spec *s, int d)
+{
+	bool registered = ddm_init[s->state].devs & (1u << d);
+
+	if (uses(s, D_DEV_UNREG, d))
+		return false;
+	return registered || (uses(s, D_DEV_ADD, d) && !uses(s, D_DEV_REG, d));
+}
+
+/* Released and bound again: device @d may be on a driver's list twice. */
+static bool rebound(const struct gen_spec *s, int d)
+{
+	return uses(s, D_RELEASE, d) &&
+	       (uses(s, D_ATTACH, d) || uses(s, D_BIND, d));
+}
+
 static bool ddm_allowed(const struct gen_spec *s)
 {
 	unsigned int devs = ddm_init[s->state].devs, drvs = ddm_init[s->state].drvs;
+	bool bus_ops = false;
 	int i;
 
+	for (i = 0; i < s->nops; i++)
+		bus_ops |= is_bus_op(s->op[i].kind);
+	/*
+	 * A bus is registered before anything is put on it and unregistered
+	 * after all has left (module init and exit): its register and
+	 * unregister race only each other and the walks of a registered bus.
+	 */
+	if (bus_ops || s->state == S_NOBUS) {
+		for (i = 0; i < s->nops; i++) {
+			int kind = s->op[i].kind;
+
+			if (!is_bus_op(kind) &&
+			    (s->state == S_NOBUS ||
+			     (kind != D_WALK_DEVS && kind != D_WALK_DRVS)))
+				return false;
+		}
+		return bus_ops;
+	}
 	for (i = 0; i < s->nops; i++) {
 		const struct gen_op *op = &s->op[i];
+		int d = op->arg;
 
 		/* The caller of a release or an attach holds a reference on the device. */
-		if ((op->kind == D_RELEASE || op->kind == D_ATTACH) &&
-		    (!(devs & (1u << op->arg)) || uses(s, D_DEV_UNREG, op->arg)))
+		if ((op->kind == D_RELEASE || op->kind == D_ATTACH) && !held(s, d))
+			return false;
+		/*
+		 * A bind: of a device added throughout, to r0 registered
+		 * throughout (the caller keeps it registered, D7).
+		 */
+		if (op->kind == D_BIND &&
+		    (!(devs & (1u << d)) || uses(s, D_DEV_UNREG, d) ||
+		     uses(s, D_DEV_DEL, d) || uses(s, D_DEV_REG, d) ||
+		     uses(s, D_DEV_ADD, d) || !(drvs & 1) ||
+		     uses(s, D_DRV_REG, 0) || uses(s, D_DRV_UNREG, 0)))
 			return false;
 		/*
 		 * A walk of a driver's devices: of a registered driver (its
 		 * list is initialised), never registered again meanwhile, and
-		 * no device on it twice (a release and an attach of one).
+		 * no device on it twice (a release, then an attach or a bind).
 		 */
 		if (op->kind == D_WALK_DRV_DEVS &&
-		    (!(drvs & (1u << op->arg)) || uses(s, D_DRV_REG, op->arg) ||
-		     (uses(s, D_RELEASE, 0) && uses(s, D_ATTACH, 0)) ||
-		     (uses(s, D_RELEASE, 1) && uses(s, D_ATTACH, 1))))
+		    (!(drvs & (1u << d)) || uses(s, D_DRV_REG, d) ||
+		     rebound(s, 0) || rebound(s, 1)))
 			return false;
 		if (op->kind == D_WALK_DRVS &&
 		    ((uses(s, D_DRV_UNREG, 0) && uses(s, D_DRV_REG, 0)) ||
@@ -211,34 +299,55 @@ static bool ddm_allowed(const struct gen_spec *s)
 	return true;
 }
 
+/* The claims of one object: 1 a driver's, 2 a device's, 3 the bus's; 0 none. */
+static int claim_of(int kind)
+{
+	switch (kind) {
+	case D_DRV_REG:
+	case D_DRV_UNREG:
+		return 1;
+	case D_DEV_REG:
+	case D_DEV_UNREG:
+	case D_DEV_ADD:
+	case D_DEV_DEL:
+		return 2;
+	case D_BUS_REG:
+	case D_BUS_UNREG:
+		return 3;
+	}
+	return 0;
+}
+
 /*
- * A register of what is registered, an unregister of what is not, or two
- * registrations or unregistrations of one object: in some order one of
- * them loses its claim and is reported (D9, D11, D12).
+ * A register of what is registered, an unregister of what is not (or of
+ * a bus with something on it), or two registrations or unregistrations
+ * of one object: in some order one of them loses its claim and is
+ * reported (D9, D11, D12).
  */
 static bool ddm_misuse(const struct gen_spec *s)
 {
+	const unsigned int devs = ddm_init[s->state].devs, drvs = ddm_init[s->state].drvs;
 	int i, j;
 
 	for (i = 0; i < s->nops; i++) {
 		const struct gen_op *op = &s->op[i];
-		bool drv = op->kind == D_DRV_REG || op->kind == D_DRV_UNREG;
-		bool dev = op->kind == D_DEV_REG || op->kind == D_DEV_UNREG;
-		unsigned int init = drv ? ddm_init[s->state].drvs : ddm_init[s->state].devs;
-		bool reg = op->kind == D_DRV_REG || op->kind == D_DEV_REG;
+		int claim = claim_of(op->kind);
+		bool reg = op->kind == D_DRV_REG || op->kind == D_DEV_REG ||
+			   op->kind == D_DEV_ADD || op->kind == D_BUS_REG;
+		bool registered;
 
-		if (!drv && !dev)
+		if (!claim)
 			continue;
-		if (reg == !!(init & (1u << op->arg)))
+		if (claim == 3)
+			registered = s->state != S_NOBUS;
+		else
+			registered = (claim == 1 ? drvs : devs) & (1u << op->arg);
+		if (reg == registered || (claim == 3 && !reg && (devs || drvs)))
 			return true;
-		for (j = 0; j < s->nops; j++) {
-			int k = s->op[j].kind;
-
+		for (j = 0; j < s->nops; j++)
 			if (j != i && s->op[j].arg == op->arg &&
-			    (drv ? k == D_DRV_REG || k == D_DRV_UNREG :
-				   k == D_DEV_REG || k == D_DEV_UNREG))
+			    claim_of(s->op[j].kind) == claim)
 				return true;
-		}
 	}
 	return false;
 }
@@ -278,7 +387,8 @@ static void *ddm_setup(const struct gen_spec *s)
 	int i;
 
 	g->bus.name = "g-bus";
-	ddm_bus_register(&g->bus);
+	if (s->state != S_NOBUS)
+		ddm_bus_register(&g->bus);
 	for (i = 0; i < 2; i++) {
 		g->drv[i] = kzalloc(sizeof(*g->drv[i]), GFP_KERNEL);
 		g->drv[i]->id = i;
@@ -299,6 +409,11 @@ static void *ddm_setup(const struct gen_spec *s)
 	for (i = 0; i < 2; i++)
 		if (ddm_init[s->state].devs & (1u << i))
 			ddm_device_register(&g->dev[i]->dev);
+		else if (uses(s, D_DEV_ADD, i))
+			g->dev[i]->initialised = true;
+	for (i = 0; i < 2; i++)
+		if (g->dev[i]->initialised)
+			ddm_device_initialize(&g->dev[i]->dev);
 	for (i = 0; i < DW_NR * s->nops; i++)
 		gen_misuse_expect(ddm_kinds[i % DW_NR]);
 	return g;
@@ -320,6 +435,25 @@ static int walk_drv_fn(struct ddm_driver *drv, void *data)
 	if (rec->nseen < GEN_MAX_SEEN)
 		rec->seen[rec->nseen++] = container_of(drv, struct gdrv, drv)->id;
 	return 0;
+}
+
+/* A driver's claim of a device it did not probe, the documented way. */
+static int g_bind(struct dgen *g, struct gdev *gd)
+{
+	struct ddm_device *dev = &gd->dev;
+	int ret = 1;
+
+	ddm_device_lock(dev);
+	if (!dev->driver) {
+		dev->driver = &g->drv[0]->drv;
+		ret = ddm_device_bind_driver(dev);
+		if (ret)
+			dev->driver = NULL;
+		else	/* no probe, but a ->remove to come: counted as one */
+			atomic_inc(&g->drv[0]->probes);
+	}
+	ddm_device_unlock(dev);
+	return ret;
 }
 
 static void ddm_run(struct gen_run *r, int i)
@@ -351,6 +485,21 @@ static void ddm_run(struct gen_run *r, int i)
 		rec->ret = ddm_driver_for_each_device(&g->drv[op->arg]->drv, NULL,
 						      rec, walk_dev_fn);
 		break;
+	case D_DEV_ADD:
+		rec->ret = ddm_device_add(&g->dev[op->arg]->dev);
+		break;
+	case D_DEV_DEL:
+		ddm_device_del(&g->dev[op->arg]->dev);
+		break;
+	case D_BIND:
+		rec->ret = g_bind(g, g->dev[op->arg]);
+		break;
+	case D_BUS_REG:
+		rec->ret = ddm_bus_register(&g->bus);
+		break;
+	case D_BUS_UNREG:
+		ddm_bus_unregister(&g->bus);
+		break;
 	case D_WALK_DEVS:
 		rec->ret = ddm_bus_for_each_dev(&g->bus, NULL, rec, walk_dev_fn);
 		break;
@@ -360,20 +509,27 @@ static void ddm_run(struct gen_run *r, int i)
 	}
 }
 
-/* attr: 0-1 bound driver + 1, 2-3 device state, 4-5 driver state, 6 released, 7 imbalance */
+/*
+ * attr: 0-1 bound driver + 1, 2-3 device state, 4-5 driver state,
+ * 6 released (a bit per device) and the bus registered (bit 4),
+ * 7 imbalance.  The lists of a bus never registered are left empty.
+ */
 static void ddm_final(struct gen_run *r, struct gen_final *f)
 {
 	struct dgen *g = r->fctx;
 	struct gen_rec walk = { 0 };
 	int i, j, bound[2] = { 0, 0 };
 
-	ddm_bus_for_each_dev(&g->bus, NULL, &walk, walk_dev_fn);
-	f->nlist[0] = walk.nseen;
-	memcpy(f->list[0], walk.seen, sizeof(int) * (size_t)walk.nseen);
-	walk.nseen = 0;
-	ddm_bus_for_each_drv(&g->bus, NULL, &walk, walk_drv_fn);
-	f->nlist[1] = walk.nseen;
-	memcpy(f->list[1], walk.seen, sizeof(int) * (size_t)walk.nseen);
+	if (ddm_bus_is_registered(&g->bus)) {
+		ddm_bus_for_each_dev(&g->bus, NULL, &walk, walk_dev_fn);
+		f->nlist[0] = walk.nseen;
+		memcpy(f->list[0], walk.seen, sizeof(int) * (size_t)walk.nseen);
+		walk.nseen = 0;
+		ddm_bus_for_each_drv(&g->bus, NULL, &walk, walk_drv_fn);
+		f->nlist[1] = walk.nseen;
+		memcpy(f->list[1], walk.seen, sizeof(int) * (size_t)walk.nseen);
+		f->attr[6] |= 1 << 4;
+	}
 	for (i = 0; i < 2; i++) {
 		struct ddm_driver *d = g->dev[i]->dev.driver;
 
@@ -397,13 +553,22 @@ static void ddm_teardown(struct gen_run *r)
 	struct dgen *g = r->fctx;
 	int i;
 
-	for (i = 0; i < 2; i++)
-		if (atomic_read(&g->dev[i]->dev.state) == DDM_DEV_ADDED)
-			ddm_device_unregister(&g->dev[i]->dev);
+	for (i = 0; i < 2; i++) {
+		struct gdev *gd = g->dev[i];
+		int state = atomic_read(&gd->dev.state);
+
+		/* The reference a registration or the set-up left: dropped. */
+		if (state == DDM_DEV_ADDED)
+			ddm_device_unregister(&gd->dev);
+		else if ((state == DDM_DEV_DELETED || gd->initialised) &&
+			 !gd->released)
+			ddm_put_device(&gd->dev);
+	}
 	for (i = 0; i < 2; i++)
 		if (atomic_read(&g->drv[i]->drv.state) == DDM_DRV_REGISTERED)
 			ddm_driver_unregister(&g->drv[i]->drv);
-	ddm_bus_unregister(&g->bus);
+	if (ddm_bus_is_registered(&g->bus))
+		ddm_bus_unregister(&g->bus);
 	for (i = 0; i < 2; i++) {
 		kfree(g->drv[i]);
 		kfree(g->dev[i]);
@@ -418,6 +583,8 @@ enum { M_UNREG, M_REGISTERING, M_REGISTERED, M_GOING };
 struct dmodel {
 	int dev_state[2];		/* DDM_DEV_INITIAL, _ADDING, _ATTACHING, _ADDED, _DELETED */
 	int drv[2];			/* M_* */
+	int bus;			/* M_* */
+	bool released[2];		/* its last reference dropped */
 	int bound[2];			/* driver id, or -1 */
 	struct gen_life dev_life[2], drv_life[2];
 	struct gen_life bind_life[2][2];	/* [driver][device]: on its device list */
@@ -552,9 +719,11 @@ static bool ddm_final_ok(const struct dmodel *m, const struct gen_run *r,
 		    f->attr[4 + i] != (m->drv[i] == M_REGISTERED ? DDM_DRV_REGISTERED : 0))
 			return false;
 		/* Released: exactly the unregistered devices (no one else holds one). */
-		if (!!(f->attr[6] & (1 << i)) != (m->dev_state[i] == DDM_DEV_DELETED))
+		if (!!(f->attr[6] & (1 << i)) != m->released[i])
 			return false;
 	}
+	if (!!(f->attr[6] & (1 << 4)) != (m->bus == M_REGISTERED))
+		return false;
 	if (f->attr[7])
 		return false;
 	/* Each loser reported once, in its own words; no one else. */
@@ -674,6 +843,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.drv[a] = M_GOING;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_REG:
+	case D_DEV_ADD:
 		if (m.seen[i] > 1 && m.failed[i])
 			return ddm_next(&m, r, f, ev, nev, t);
 		if (m.seen[i] == 1) {
@@ -708,6 +878,7 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		m.bound[a] = -1;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_DEV_UNREG:
+	case D_DEV_DEL:
 		if (m.seen[i] > 1) {
 			/* Off the bus list, then unbound (its driver's list). */
 			if (!m.failed[i] && m.seen[i] == 2)
@@ -724,12 +895,19 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 			m.failed[i] = true;
 			return ddm_next(&m, r, f, ev, nev, t);
 		}
+		/* An unregister drops the last reference; a delete leaves it. */
 		m.dev_state[a] = DDM_DEV_DELETED;
+		m.released[a] = op->kind == D_DEV_UNREG;
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_RELEASE:
 		munbind(&m, a, T_AT(t));
 		return ddm_next(&m, r, f, ev, nev, t);
 	case D_ATTACH:
+		/* Not announced yet, or not registered (never, or no more). */
+		if (m.dev_state[a] == DDM_DEV_ADDING)
+			return r->rec[i].ret == -EPROBE_DEFER && ddm_next(&m, r, f, ev, nev, t);
+		if (!announced(&m, a))
+			return r->rec[i].ret == -ENODEV && ddm_next(&m, r, f, ev, nev, t);
 		/* Bound already: stays, 1.  Else to a driver on the list, 1, ... */
 		if (m.bound[a] >= 0)
 			return r->rec[i].ret == 1 && ddm_next(&m, r, f, ev, nev, t);
@@ -738,6 +916,45 @@ static bool ddm_step(struct dmodel m, const struct gen_run *r,
 		/* ... or 0: none on the list. */
 		return r->rec[i].ret == 0 && !m.listed[0] && !m.listed[1] &&
 		       ddm_next(&m, r, f, ev, nev, t);
+	case D_BIND:
+		/* Under the device lock: bound already, 1, or now to r0, 0. */
+		if (m.bound[a] >= 0)
+			return r->rec[i].ret == 1 && ddm_next(&m, r, f, ev, nev, t);
+		mbind(&m, a, 0, T_AT(t));
+		return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
+	case D_BUS_REG:
+		if (m.seen[i] == 2) {
+			if (!m.failed[i])
+				m.bus = M_REGISTERED;
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
+		if (m.bus != M_UNREG) {
+			m.warned[DW_BUS_TWICE]++;
+			m.failed[i] = true;
+			return r->rec[i].ret == -EBUSY && ddm_next(&m, r, f, ev, nev, t);
+		}
+		m.bus = M_REGISTERING;
+		return r->rec[i].ret == 0 && ddm_next(&m, r, f, ev, nev, t);
+	case D_BUS_UNREG:
+		if (m.seen[i] == 2) {
+			/* A bus with something on it: reported, registered again. */
+			if (!m.failed[i] && (ddm_init[r->spec.state].devs ||
+					     ddm_init[r->spec.state].drvs)) {
+				m.warned[DW_BUS_BUSY]++;
+				m.bus = M_REGISTERED;
+			} else if (!m.failed[i]) {
+				m.bus = M_UNREG;
+			}
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
+		/* D13: claimed from "registered" only; the loser is reported. */
+		if (m.bus != M_REGISTERED) {
+			m.warned[m.bus == M_REGISTERING ? DW_BUS_WHILE : DW_BUS_NOTREG]++;
+			m.failed[i] = true;
+			return ddm_next(&m, r, f, ev, nev, t);
+		}
+		m.bus = M_GOING;
+		return ddm_next(&m, r, f, ev, nev, t);
 	}
 	/* The walks: their begin and end are all the model needs. */
 	return ddm_next(&m, r, f, ev, nev, t);
@@ -770,6 +987,7 @@ static bool ddm_explain(const struct gen_run *r, const struct gen_final *f,
 			if (drvs)
 				mbind(&m, i, drvs & 1 ? 0 : 1, -1);
 		}
+	m.bus = r->spec.state == S_NOBUS ? M_UNREG : M_REGISTERED;
 	for (i = 0; i < GEN_MAX_OPS; i++)
 		m.tb[i] = m.te[i] = -1;
 	return ddm_step(m, r, f, ev, nev, 0);

@@ -28,7 +28,7 @@ struct shim_scenario;
 #define GEN_MAX_EVENTS	4	/* events of one operation (struct gen_opdef) */
 #define GEN_MAX_SEEN	8	/* ids one walk may return */
 #define GEN_MAX_IDS	8	/* objects a family names in a scenario */
-#define GEN_MAX_KINDS	12	/* kinds of misuse report of a family */
+#define GEN_MAX_KINDS	16	/* kinds of misuse report of a family */
 #define GEN_NAME_MAX	160
 
 /* What an operation's arguments name. */

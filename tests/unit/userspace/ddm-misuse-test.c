@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <shim/explore.h>
 #include <shim/shim.h>
 
 #include "../ddm-test-fixture.h"
@@ -278,11 +279,11 @@ static void ddm_misuse_bus_unregistered_busy(struct kunit *test)
 	shim_expect_report("bus fx-bus unregistered with devices or drivers");
 	shim_expect_report("bus fx-bus unregistered with devices or drivers");
 	ddm_bus_unregister(&c->bus);
-	KUNIT_EXPECT_TRUE(test, c->bus.registered);
+	KUNIT_EXPECT_TRUE(test, ddm_bus_is_registered(&c->bus));
 	ddm_device_unregister(&d->dev);
 	KUNIT_ASSERT_EQ(test, ddm_driver_register(&a->drv), 0);
 	ddm_bus_unregister(&c->bus);
-	KUNIT_EXPECT_TRUE(test, c->bus.registered);
+	KUNIT_EXPECT_TRUE(test, ddm_bus_is_registered(&c->bus));
 	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 2);
 	ddm_driver_unregister(&a->drv);
 	fx_teardown(test, c, 1);
@@ -798,6 +799,126 @@ static void ddm_d12_device_unregister_while_registering(struct kunit *test)
 	fx_teardown(test, c, 1);
 }
 
+/* --- D13: a bus's registration is claimed ----------------------------- */
+
+/*
+ * D13, found by the generated scenarios (gen:ddm:bus_reg+bus_reg@nobus).
+ *
+ * ddm_bus_register() tested a plain "registered" flag, initialised the
+ * lists, then set it: two registers at once both passed the test, the
+ * second initialised the lists under the first, and neither was
+ * reported.  Two unregisters at once both cleared it, neither reported.
+ * The rule, as a driver's (D9, D11): the bus state is claimed with one
+ * atomic_cmpxchg(); the loser is reported and touches nothing.
+ *
+ * Each case explores every interleaving of its two calls (DPOR) on a
+ * fresh bus; tests/defects/ddm/D13-bus-registration-not-claimed.patch
+ * restores the flag and both fail.
+ */
+struct dm_d13 {
+	struct ddm_bus bus;
+	int ret[2];
+};
+
+static void *dm_d13_setup(bool registered, const char *report)
+{
+	struct dm_d13 *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	b->bus.name = "d13-bus";
+	if (registered)
+		ddm_bus_register(&b->bus);
+	shim_expect_report(report);
+	return b;
+}
+
+static void *dm_d13_setup_unregistered(void)
+{
+	return dm_d13_setup(false, "bus d13-bus registered twice");
+}
+
+static void *dm_d13_setup_registered(void)
+{
+	return dm_d13_setup(true, "bus d13-bus is not registered");
+}
+
+static void dm_d13_register0(void *ctx)
+{
+	struct dm_d13 *b = ctx;
+
+	b->ret[0] = ddm_bus_register(&b->bus);
+}
+
+static void dm_d13_register1(void *ctx)
+{
+	struct dm_d13 *b = ctx;
+
+	b->ret[1] = ddm_bus_register(&b->bus);
+}
+
+static void dm_d13_unregister(void *ctx)
+{
+	struct dm_d13 *b = ctx;
+
+	ddm_bus_unregister(&b->bus);
+}
+
+/* One register won and one lost (-EBUSY), reported; or one unregister. */
+static void dm_d13_check(void *ctx)
+{
+	struct dm_d13 *b = ctx;
+	bool registers = b->ret[0] || b->ret[1] || ddm_bus_is_registered(&b->bus);
+
+	SHIM_EXPLORE_CHECK(shim_expected_reports_seen() == 1,
+			   "%d of two calls reported", shim_expected_reports_seen());
+	if (registers) {
+		SHIM_EXPLORE_CHECK(b->ret[0] + b->ret[1] == -EBUSY,
+				   "registers returned %d and %d", b->ret[0], b->ret[1]);
+		SHIM_EXPLORE_CHECK(ddm_bus_is_registered(&b->bus), "bus not registered");
+		ddm_bus_unregister(&b->bus);
+	}
+	kfree(b);
+}
+
+static const struct shim_scenario dm_d13_register_twice = {
+	.name = "dm_d13_register_twice",
+	.setup = dm_d13_setup_unregistered,
+	.body = { dm_d13_register0, dm_d13_register1 },
+	.check = dm_d13_check,
+};
+
+static const struct shim_scenario dm_d13_unregister_twice = {
+	.name = "dm_d13_unregister_twice",
+	.setup = dm_d13_setup_registered,
+	.body = { dm_d13_unregister, dm_d13_unregister },
+	.check = dm_d13_check,
+};
+
+static void dm_d13_explore(struct kunit *test, const struct shim_scenario *sc)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DPOR,
+		.max_schedules = 2000,
+		.stop_on_failure = true,
+	};
+	struct shim_explore_result r;
+
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_EQ_MSG(test, r.failures, 0UL, "%s (schedule %s)", r.title,
+			    r.schedule);
+	KUNIT_EXPECT_TRUE_MSG(test, r.covered, "%lu schedules, not every trace",
+			      r.schedules);
+}
+
+static void ddm_d13_bus_registered_twice_at_once(struct kunit *test)
+{
+	dm_d13_explore(test, &dm_d13_register_twice);
+}
+
+static void ddm_d13_bus_unregistered_twice_at_once(struct kunit *test)
+{
+	dm_d13_explore(test, &dm_d13_unregister_twice);
+}
+
 static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_null_arguments),
 	KUNIT_CASE(ddm_misuse_null_pm_arguments),
@@ -814,6 +935,8 @@ static struct kunit_case ddm_misuse_test_cases[] = {
 	KUNIT_CASE(ddm_misuse_bind_unregistered_device),
 	KUNIT_CASE(ddm_misuse_register_in_atomic),
 	KUNIT_CASE(ddm_d9_concurrent_driver_unregister),
+	KUNIT_CASE(ddm_d13_bus_registered_twice_at_once),
+	KUNIT_CASE(ddm_d13_bus_unregistered_twice_at_once),
 	KUNIT_CASE(ddm_d9_concurrent_device_register),
 	KUNIT_CASE(ddm_d10_driver_changed_under_bound_device),
 	KUNIT_CASE(ddm_d11_unregister_while_registering),
