@@ -36,6 +36,13 @@
 #define GP_OUTCOMES	32	/* distinct outcomes counted per scenario */
 #define GP_SPIN		20000	/* bounded wait for the other worker to arrive */
 #define GP_FAILS	5	/* failures reported before a family gives up */
+#define GP_NCHUNKS	32	/* parameters a family: GP_NCHUNKS * GP_CHUNK scenarios */
+
+/* The parameters' values, which must outlive the case. */
+static const int gp_chunks[GP_NCHUNKS] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+};
 
 /* The explorer's runner counts misuse reports; no scenario here makes one. */
 void gen_misuse_expect(const char *kind)
@@ -198,6 +205,11 @@ static void gp_family(struct kunit *test, const struct gen_family *fam)
 		   g->index - 1 : (g->chunk + 1) * GP_CHUNK - 1, g->scenarios,
 		   g->rounds, g->outcomes, g->failed, g->skipped);
 	KUNIT_EXPECT_GT(test, g->scenarios + g->skipped, 0UL);
+	/* The last parameter: no scenario left beyond it unrun. */
+	if (g->chunk == GP_NCHUNKS - 1)
+		KUNIT_EXPECT_LE_MSG(test, g->index, GP_NCHUNKS * GP_CHUNK,
+				    "%s has more scenarios than parameters: raise GP_NCHUNKS",
+				    fam->name);
 }
 
 /*
@@ -205,10 +217,6 @@ static void gp_family(struct kunit *test, const struct gen_family *fam)
  * generator's order (initial state by state): each parameter is one wait
  * of the KUnit runner, kept well under the hung-task timeout.
  */
-static const int gp_chunks[] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-};
 
 static const void *gp_chunk_params(const struct gen_family *fam,
 				   const void *prev, char *desc)
