@@ -98,6 +98,7 @@ KUNIT_FILES = [
 	('tests/explore/gen/gen-check.c', 'lib/klist-gen/gen-check.c', PART),
 	('tests/explore/gen/gen-klist.c', 'lib/klist-gen/gen-klist.c', PART),
 	('tests/explore/gen/gen-ddm.c', 'lib/klist-gen/gen-ddm.c', PART),
+	('tests/explore/gen/gen-hotplug.c', 'lib/klist-gen/gen-hotplug.c', PART),
 ]
 
 MSG_KLIST = """\

@@ -328,8 +328,8 @@ int main(int argc, char **argv)
 		case 'l':
 			for (i = 0; all[i]; i++)
 				printf("%s\n", all[i]->name);
-			gen_enumerate(&gen_klist_family, 2, list_generated, NULL);
-			gen_enumerate(&gen_ddm_family, 2, list_generated, NULL);
+			for (i = 0; gen_families[i]; i++)
+				gen_enumerate(gen_families[i], 2, list_generated, NULL);
 			return 0;
 		case 'h':
 			fputs(usage_text, stdout);

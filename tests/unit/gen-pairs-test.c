@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The generated pairs on real threads: every pair of operations of the
- * klist and ddm families (tests/explore/gen/) on every small initial
+ * klist, ddm and hotplug families (tests/explore/gen/) on every small initial
  * state, each run for many rounds by two kthreads released together, and
  * every round's outcome checked against the family's sequential model.
  *
@@ -242,6 +242,11 @@ static const void *gp_ddm_chunks(const void *prev, char *desc)
 	return gp_chunk_params(&gen_ddm_family, prev, desc);
 }
 
+static const void *gp_hotplug_chunks(const void *prev, char *desc)
+{
+	return gp_chunk_params(&gen_hotplug_family, prev, desc);
+}
+
 static void gen_klist_pairs(struct kunit *test)
 {
 	gp_family(test, &gen_klist_family);
@@ -252,9 +257,15 @@ static void gen_ddm_pairs(struct kunit *test)
 	gp_family(test, &gen_ddm_family);
 }
 
+static void gen_hotplug_pairs(struct kunit *test)
+{
+	gp_family(test, &gen_hotplug_family);
+}
+
 static struct kunit_case gen_pairs_cases[] = {
 	KUNIT_CASE_PARAM(gen_klist_pairs, gp_klist_chunks),
 	KUNIT_CASE_PARAM(gen_ddm_pairs, gp_ddm_chunks),
+	KUNIT_CASE_PARAM(gen_hotplug_pairs, gp_hotplug_chunks),
 	{}
 };
 

@@ -164,7 +164,7 @@ void gen_describe(const struct gen_run *r, const struct gen_final *f,
 
 		PUT("%s[%d..%d]=%ld", fam->ops[r->spec.op[i].kind].name,
 		    rec->start, rec->end, rec->ret);
-		if (fam->ops[r->spec.op[i].kind].walk) {
+		if (fam->ops[r->spec.op[i].kind].walk || rec->nseen) {
 			PUT(" saw");
 			for (j = 0; j < rec->nseen; j++)
 				PUT(" %d", rec->seen[j]);

@@ -10,7 +10,11 @@
 
 const char gen_arg_prefix[] = {
 	[GEN_ARG_NONE] = '?', [GEN_ARG_NODE] = 'n',
-	[GEN_ARG_DEV] = 'd', [GEN_ARG_DRV] = 'r',
+	[GEN_ARG_DEV] = 'd', [GEN_ARG_DRV] = 'r', [GEN_ARG_CDEV] = 'c',
+};
+
+const struct gen_family *const gen_families[] = {
+	&gen_klist_family, &gen_ddm_family, &gen_hotplug_family, NULL,
 };
 
 /* The operations one may apply in @state, each with its target. */

@@ -3,7 +3,7 @@
  * explore-gen: every generated scenario of a family (pairs, or triples)
  * under the explorer, each outcome checked against the sequential model.
  *
- *   explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]
+ *   explore-gen [-f klist|ddm|hotplug|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]
  *               [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]
  *
  * -c only counts the scenarios; -l lists their names; -x expects a
@@ -77,7 +77,7 @@ static double now_ms(void)
 }
 
 static const char usage[] =
-"usage: explore-gen [-f klist|ddm|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]\n"
+"usage: explore-gen [-f klist|ddm|hotplug|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]\n"
 "                   [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]\n"
 "Every generated scenario (pairs: -n 2, triples: -n 3) under the explorer,\n"
 "every outcome checked against the sequential model.\n"
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		       .stop_on_failure = true, .outcomes = true },
 		.fail_budget = ~0UL,
 	};
-	const struct gen_family *fams[2] = { &gen_klist_family, &gen_ddm_family };
+	const struct gen_family *const *fams = gen_families;
 	const char *family = "all", *strategy = "dfs";
 	bool count = false, expect_fail = false;
 	int opt, nops = 2, i;
@@ -110,8 +110,9 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			family = optarg;
-			if (strcmp(family, "klist") && strcmp(family, "ddm") &&
-			    strcmp(family, "all"))
+			for (i = 0; fams[i] && strcmp(family, fams[i]->name); i++)
+				;
+			if (!fams[i] && strcmp(family, "all"))
 				goto bad;
 			break;
 		case 'n':
@@ -178,7 +179,7 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		goto bad;
 	start = now_ms();
-	for (i = 0; i < 2; i++) {
+	for (i = 0; fams[i]; i++) {
 		unsigned long before = t.scenarios;
 
 		if (strcmp(family, "all") && strcmp(family, fams[i]->name))

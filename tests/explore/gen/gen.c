@@ -15,9 +15,6 @@
 
 #include "gen.h"
 
-static const struct gen_family *const families[] = {
-	&gen_klist_family, &gen_ddm_family,
-};
 
 bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
 {
@@ -41,9 +38,9 @@ bool gen_parse(const char *name, struct gen_spec *s, char *err, size_t len)
 	}
 	*ops++ = '\0';
 	*at++ = '\0';
-	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strcmp(families[i]->name, buf))
-			fam = families[i];
+	for (i = 0; gen_families[i]; i++)
+		if (!strcmp(gen_families[i]->name, buf))
+			fam = gen_families[i];
 	if (!fam) {
 		snprintf(err, len, "no family %s", buf);
 		return false;

@@ -37,13 +37,17 @@ enum gen_arg {
 	GEN_ARG_NODE,		/* klist: an initial node, n0.. */
 	GEN_ARG_DEV,		/* ddm: a device, d0 d1 */
 	GEN_ARG_DRV,		/* ddm: a driver, r0 r1 */
+	GEN_ARG_CDEV,		/* hotplug: a class device, c0 c1 */
 };
 
 struct gen_opdef {
 	const char *name;
 	enum gen_arg arg;
 	bool walk;		/* not atomic: checked against the walk spec */
-	/* Not atomic either: this many events (0: 1, a walk 2), at most GEN_MAX_EVENTS. */
+	/*
+	 * Not atomic either: this many events (0: 1, a walk 2), at most
+	 * GEN_MAX_EVENTS.  Their meaning is the family model's.
+	 */
 	int events;
 };
 
@@ -126,6 +130,9 @@ struct gen_run {
 
 extern const struct gen_family gen_klist_family;
 extern const struct gen_family gen_ddm_family;
+extern const struct gen_family gen_hotplug_family;
+/* Every family, in the order runners take them; NULL-terminated. */
+extern const struct gen_family *const gen_families[];
 
 /* --- the runner's (gen.c for the explorer, the KUnit suite's own) -------- */
 
