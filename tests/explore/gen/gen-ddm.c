@@ -684,13 +684,14 @@ static bool ddm_final_ok(const struct dmodel *m, const struct gen_run *r,
 
 	for (i = 0; i < r->spec.nops; i++) {
 		int kind = r->spec.op[i].kind;
+		const struct gen_life *life;
 
-		const struct gen_life *life = kind == D_WALK_DEVS ? m->dev_life :
-					      kind == D_WALK_DRVS ? m->drv_life :
-					      m->bind_life[r->spec.op[i].arg];
-
+		/* Only a walk's target indexes the lives (a bus op's is -1). */
 		if (!ddm_ops[kind].walk)
 			continue;
+		life = kind == D_WALK_DEVS ? m->dev_life :
+		       kind == D_WALK_DRVS ? m->drv_life :
+		       m->bind_life[r->spec.op[i].arg];
 		if (r->rec[i].ret || !gen_walk_ok(&r->rec[i], life, 2, T_AT(m->tb[i]),
 						  T_AT(m->te[i]), true, -1))
 			return false;
