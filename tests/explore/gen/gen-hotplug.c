@@ -234,27 +234,21 @@ static bool hotplug_explain(const struct gen_run *r, const struct gen_final *f,
 
 		switch (op->kind) {
 		case H_CREATE:
-			if (m.there[op->arg]) {
-				if (rec->ret != -EEXIST)
+		case H_DESTROY: {
+			bool create = op->kind == H_CREATE;
+
+			/* A create of a number there, a destroy of one not: an error, no event. */
+			if (m.there[op->arg] == create) {
+				if (rec->ret != (create ? -EEXIST : -ENOENT))
 					return false;
 				break;
 			}
 			if (rec->ret)
 				return false;
-			m.there[op->arg] = true;
-			hemit(&m, EV_ID(0, op->arg), t);
+			m.there[op->arg] = create;
+			hemit(&m, EV_ID(!create, op->arg), t);
 			break;
-		case H_DESTROY:
-			if (!m.there[op->arg]) {
-				if (rec->ret != -ENOENT)
-					return false;
-				break;
-			}
-			if (rec->ret)
-				return false;
-			m.there[op->arg] = false;
-			hemit(&m, EV_ID(1, op->arg), t);
-			break;
+		}
 		case H_FIND:
 			if (rec->ret != m.there[op->arg])
 				return false;
