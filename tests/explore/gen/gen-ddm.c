@@ -197,17 +197,6 @@ static bool uses(const struct gen_spec *s, int kind, int arg)
 	return false;
 }
 
-/* Does the scenario name this object at all? */
-static bool names(const struct gen_spec *s, enum gen_arg type, int arg)
-{
-	int i;
-
-	for (i = 0; i < s->nops; i++)
-		if (ddm_ops[s->op[i].kind].arg == type && s->op[i].arg == arg)
-			return true;
-	return false;
-}
-
 static bool is_bus_op(int kind)
 {
 	return kind == D_BUS_REG || kind == D_BUS_UNREG;
@@ -290,13 +279,8 @@ static bool ddm_allowed(const struct gen_spec *s)
 			return false;
 	}
 	/* Where d0 and d1 (r0 and r1) start alike, one of a mirrored pair. */
-	if (!!(devs & 1) == !!(devs & 2) && names(s, GEN_ARG_DEV, 1) &&
-	    !names(s, GEN_ARG_DEV, 0))
-		return false;
-	if (!!(drvs & 1) == !!(drvs & 2) && names(s, GEN_ARG_DRV, 1) &&
-	    !names(s, GEN_ARG_DRV, 0))
-		return false;
-	return true;
+	return !gen_mirrored(s, GEN_ARG_DEV, !!(devs & 1) == !!(devs & 2)) &&
+	       !gen_mirrored(s, GEN_ARG_DRV, !!(drvs & 1) == !!(drvs & 2));
 }
 
 /* The claims of one object: 1 a driver's, 2 a device's, 3 the bus's; 0 none. */

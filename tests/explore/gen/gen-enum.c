@@ -89,3 +89,18 @@ void gen_name(const struct gen_spec *s, char *buf, size_t len)
 	if (n < len)
 		snprintf(buf + n, len - n, "@%s", s->fam->states[s->state]);
 }
+
+static bool gen_names(const struct gen_spec *s, enum gen_arg type, int arg)
+{
+	int i;
+
+	for (i = 0; i < s->nops; i++)
+		if (s->fam->ops[s->op[i].kind].arg == type && s->op[i].arg == arg)
+			return true;
+	return false;
+}
+
+bool gen_mirrored(const struct gen_spec *s, enum gen_arg type, bool alike)
+{
+	return alike && gen_names(s, type, 1) && !gen_names(s, type, 0);
+}

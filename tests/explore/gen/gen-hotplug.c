@@ -71,23 +71,12 @@ static int hotplug_targets(int state, enum gen_arg arg)
 	return 2;
 }
 
-static bool hotplug_names(const struct gen_spec *s, int c)
-{
-	int i;
-
-	for (i = 0; i < s->nops; i++)
-		if (hotplug_ops[s->op[i].kind].arg == GEN_ARG_CDEV && s->op[i].arg == c)
-			return true;
-	return false;
-}
-
 /* Where c0 and c1 start alike, one of a mirrored pair. */
 static bool hotplug_allowed(const struct gen_spec *s)
 {
 	unsigned int init = hotplug_init[s->state];
 
-	return !(!!(init & 1) == !!(init & 2) && hotplug_names(s, 1) &&
-		 !hotplug_names(s, 0));
+	return !gen_mirrored(s, GEN_ARG_CDEV, !!(init & 1) == !!(init & 2));
 }
 
 static bool hotplug_misuse(const struct gen_spec *s)

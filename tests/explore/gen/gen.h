@@ -156,6 +156,12 @@ unsigned long gen_enumerate(const struct gen_family *fam, int nops,
 			    void (*fn)(const struct gen_spec *s, void *arg),
 			    void *arg);
 void gen_name(const struct gen_spec *s, char *buf, size_t len);
+/*
+ * With the two objects of @type starting @alike, is @s the mirror image
+ * of another scenario (it names object 1 and not object 0)?  Families
+ * leave those out.
+ */
+bool gen_mirrored(const struct gen_spec *s, enum gen_arg type, bool alike);
 
 /* --- the explorer's runner (gen.c) ---------------------------------------- */
 
