@@ -220,8 +220,18 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 		uint16_t *v = vc[k];
 		int p = s->next;
 
-		if (p < 0 || p >= ntasks)
+		if (p < 0 || p >= ntasks) {
+			/*
+			 * A value choice (the store a load read, a store's
+			 * place): part of the execution, so of its id.
+			 */
+			if (whole && s->choice >= 0 && s->task >= 0 &&
+			    s->task < ntasks && sh->ch[s->choice].value)
+				id += mix((unsigned long long)s->task << 48 |
+					  (unsigned long long)count[(int)s->task] << 16 |
+					  (unsigned long long)(uint8_t)sh->ch[s->choice].chosen);
 			continue;
+		}
 		if (last[p] >= 0)
 			memcpy(v, vc[last[p]], sizeof(v[0]) * ntasks);
 		else
@@ -349,13 +359,27 @@ bool dpor_record(struct dpor *d, const struct ctl_shared *sh)
 		f->enabled = sh->ch[i].enabled;
 		f->cur = sh->ch[i].cur;
 		f->chosen = sh->ch[i].chosen;
-		f->backtrack = f->done = (uint16_t)(1u << f->chosen);
+		f->value = sh->ch[i].value;
+		f->done = (uint16_t)(1u << f->chosen);
+		f->backtrack = f->value ? f->enabled : f->done;
 		f->sleep = sh->ch[i].sleep;
 	}
 	if (end > d->n)
 		d->n = end;
 	analyse(d, sh, limit, !blocked);
 	return true;
+}
+
+/*
+ * The branches of @f still to run: its backtrack tasks neither explored
+ * nor asleep; of a value choice, every option not yet taken (its sleep
+ * set is of tasks, passed on to each option's branch).
+ */
+static unsigned int todo(const struct dpor_frame *f)
+{
+	if (f->value)
+		return f->enabled & ~(unsigned int)f->done;
+	return f->backtrack & f->enabled & ~(unsigned int)(f->done | f->sleep);
 }
 
 /*
@@ -373,10 +397,8 @@ double dpor_progress(const struct dpor *d)
 
 	for (i = 0; i < d->n; i++) {
 		const struct dpor_frame *f = &d->f[i];
-		unsigned int todo = f->backtrack & f->enabled &
-				    ~(unsigned int)(f->done | f->sleep);
 		int done = __builtin_popcount(f->done);
-		int branches = done + __builtin_popcount(todo);
+		int branches = done + __builtin_popcount(todo(f));
 
 		share /= branches;
 		progress += share * (done - 1);
@@ -388,8 +410,7 @@ bool dpor_next(struct dpor *d, struct ctl_shared *sh)
 {
 	while (d->n > 0) {
 		struct dpor_frame *f = &d->f[d->n - 1];
-		unsigned int left = f->backtrack & f->enabled &
-				    ~(unsigned int)(f->done | f->sleep);
+		unsigned int left = todo(f);
 		int c, i;
 
 		if (!left) {
@@ -397,8 +418,14 @@ bool dpor_next(struct dpor *d, struct ctl_shared *sh)
 			continue;
 		}
 		c = __builtin_ctz(left);
-		/* Asleep in the new branch: what this choice explored already. */
-		sh->dpor_sleep = (uint16_t)((f->sleep | f->done) & ~(1u << c));
+		/*
+		 * Asleep in the new branch: what this choice explored
+		 * already; after a value, the transition's own sleep set.
+		 */
+		if (f->value)
+			sh->dpor_sleep = f->sleep;
+		else
+			sh->dpor_sleep = (uint16_t)((f->sleep | f->done) & ~(1u << c));
 		f->done |= (uint16_t)(1u << c);
 		f->chosen = (int8_t)c;
 		sh->mode = CTL_DPOR;

@@ -25,10 +25,11 @@
 enum ctl_mode { CTL_FOLLOW, CTL_PCT, CTL_RANDOM, CTL_DPOR };
 
 struct ctl_choice {
-	uint16_t enabled;	/* bit per task that could run */
+	uint16_t enabled;	/* bit per task that could run (a value: option) */
 	uint16_t sleep;		/* DPOR: the sleep set on arrival */
 	int8_t cur;		/* the task that ran, if still runnable; else -1 */
 	int8_t chosen;
+	bool value;		/* a value (ctl_choose_value()), not a task */
 };
 
 /*
@@ -117,6 +118,11 @@ struct ctl_shared {
 
 /* explore.c: the controlled scheduler, in the child */
 void shim_ctl_start(struct ctl_shared *sh);
+/*
+ * The running transition also modified @obj, which its label does not
+ * name (the weak-memory model's global view, joined by a full barrier).
+ */
+void ctl_touch(const void *obj);
 void shim_ctl_stop(void);
 void shim_ctl_fail(const char *file, int line, const char *title);
 const char *shim_op_name(int op);
@@ -134,6 +140,8 @@ int ctl_choose_value(unsigned int n, int op, const char *file, int line);
 void ctl_wmm_start(bool on);
 void ctl_wmm_task_new(int parent, int slot);
 void ctl_wmm_stop(void);
+/* What every full barrier modifies: the model's global view. */
+const void *ctl_wmm_fence_obj(void);
 
 /* explore-strategy.c */
 void ctl_strategy_begin(struct ctl_shared *sh);
@@ -163,6 +171,7 @@ int ctl_preemptions(const struct ctl_shared *sh);
 struct dpor_frame {
 	uint16_t enabled, backtrack, done, sleep;
 	int8_t cur, chosen;
+	bool value;		/* options of one transition: all explored */
 };
 #define DPOR_SEEN	(1u << 18)	/* distinct traces counted, at most */
 struct dpor {

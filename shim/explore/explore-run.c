@@ -649,17 +649,6 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 		o.strategy = SHIM_EXPLORE_REPLAY;
 		o.replay = env;
 	}
-	/*
-	 * DPOR reverses races between tasks only: a load's choice of store
-	 * (and a store's place in modification order) is a backtrack point
-	 * of its own that it does not compute (its choices would be read
-	 * as tasks).  Its "covered" would not hold: refuse, as bad input.
-	 */
-	if (o.strategy == SHIM_EXPLORE_DPOR && sh->wmm) {
-		fprintf(stderr, "explore: %s: DPOR is not supported under the wmm model (a load's choice of store is no backtrack point of its DPOR); use DFS\n",
-			sc->name);
-		exit(2);
-	}
 	if (o.strategy == SHIM_EXPLORE_REPLAY) {
 		const char *err = o.replay ? ctl_decode(o.replay, sc->name, sh) :
 			"no schedule string";

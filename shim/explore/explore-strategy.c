@@ -97,6 +97,8 @@ int ctl_strategy_choose(struct ctl_shared *sh, int idx, unsigned int enabled,
 
 		if (idx < sh->nforced && sh->forced[idx] >= 0)
 			return sh->forced[idx];
+		if (sh->ch[idx].value)
+			return 0;	/* options, not tasks: none sleeps */
 		/*
 		 * Past the plan: the default among the tasks not asleep.  If
 		 * all are, every continuation is one already explored; the run

@@ -248,6 +248,8 @@ static void note(int kind, unsigned long long val, int from, int pos)
 
 static void fence_mb(struct wmm_task *t)
 {
+	/* The global view: full barriers are ordered among themselves (DPOR). */
+	ctl_touch(&w.sc);
 	join(&t->cur, &t->acq);
 	join(&t->cur, &w.sc);
 	join(&w.sc, &t->cur);
@@ -615,6 +617,11 @@ void shim_ctl_synchronize_rcu(const char *file, int line)
 		join(&t->cur, &w.rcu_done);
 		fence_mb(t);
 	}
+}
+
+const void *ctl_wmm_fence_obj(void)
+{
+	return &w.sc;
 }
 
 /* A new run: no locations; wmm or not for its whole length. */

@@ -160,6 +160,31 @@ void shim_ctl_fail(const char *file, int line, const char *title)
 	_exit(1);
 }
 
+/*
+ * Under wmm a full barrier joins the model's one global view (every
+ * smp_mb is ordered with every other), so an operation that may carry
+ * one names that view too, before it runs: a sleeping task's label
+ * must say what its transition will touch.  Errs toward dependence:
+ * every atomic, though only the value-returning ones are full barriers.
+ */
+static bool may_fence(int op)
+{
+	switch (op) {
+	case SHIM_OP_ATOMIC:
+	case SHIM_OP_REFCOUNT:
+	case SHIM_OP_BARRIER:
+	case SHIM_OP_SET_STATE:
+	case SHIM_OP_WAKE:
+	case SHIM_OP_COMPLETE:
+	case SHIM_OP_WAIT:
+	case SHIM_OP_SEMAPHORE:
+	case SHIM_OP_KTHREAD:
+	case SHIM_OP_BLOCK:	/* the retry of a wait, a join */
+		return true;
+	}
+	return false;
+}
+
 static void record_step(int slot, int op, const void *obj, bool ro,
 			const char *file, int line)
 {
@@ -167,6 +192,8 @@ static void record_step(int slot, int op, const void *obj, bool ro,
 	struct ctl_step *s;
 
 	ctl.t[slot].pend = ctl_label_of(op, obj, ro);
+	if (sh->wmm && may_fence(op))
+		ctl.t[slot].pend.also = ctl_wmm_fence_obj();
 
 	if (sh->nsteps == CTL_MAX_STEPS) {
 		shim_report(file, line,
@@ -213,6 +240,23 @@ static void widen_transition(const void *chan)
 		if (ctl_dependent(ctl.t[q].pend, *ev))
 			ctl.sleep &= (uint16_t)~(1u << q);
 	}
+}
+
+void ctl_touch(const void *obj)
+{
+	struct ctl_step *k;
+
+	if (!ctl.sh || me() < 0 || ctl.ev_step < 0)
+		return;
+	k = &ctl.sh->st[ctl.ev_step];
+	if (k->ev.dep == CTL_DEP_ALL || k->ev.obj == obj || k->ev.also == obj)
+		return;
+	/* Widened now, it was too narrow while the task slept: ours. */
+	if (ctl.sh->mode == CTL_DPOR)
+		shim_report(k->file, k->line,
+			    "explore: DPOR: %s modified what its label does not name (explorer bug: may_fence())",
+			    shim_op_name(k->op));
+	widen_transition(obj);
 }
 
 /*
@@ -424,6 +468,7 @@ static int pick(int self)
 	}
 	i = sh->nchoices++;
 	sh->ch[i].sleep = ctl.sleep;
+	sh->ch[i].value = false;
 	c = ctl_strategy_choose(sh, i, enabled, cur, self);
 	if (c < 0 || !(enabled & (1u << c))) {
 		/* A replayed schedule that no longer fits this program. */
@@ -450,6 +495,14 @@ int ctl_choose_value(unsigned int n, int op, const char *file, int line)
 	if (n <= 1 || sh->nchoices == CTL_MAX_CHOICES)
 		return 0;
 	i = sh->nchoices++;
+	/*
+	 * DPOR explores every option of a value choice; the sleep set is
+	 * the transition's, whichever option it takes.
+	 */
+	if (sh->mode == CTL_DPOR && i == sh->nforced - 1)
+		ctl.sleep = sh->dpor_sleep;
+	sh->ch[i].sleep = ctl.sleep;
+	sh->ch[i].value = true;
 	c = ctl_strategy_choose(sh, i, (1u << n) - 1, 0, self);
 	if (c < 0 || c >= (int)n) {
 		sh->diverged = true;

@@ -8,7 +8,10 @@
  * effective bound visits every execution the model allows; the final
  * condition is the run's fingerprint (0: filtered out, 1: false,
  * 2: true), so the set of outcomes gives herd7's verdict: Always,
- * Sometimes or Never.
+ * Sometimes or Never.  The search is source-DPOR (every trace of the
+ * model's executions, a load's choice of store a branch of its own) or,
+ * with --search dfs, the depth-first search with no effective bound;
+ * --diff runs both and compares every final state they reached.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -296,6 +299,27 @@ static unsigned long verdict_of_run(void *ctx)
 	return holds(prog->cond) ? 2 : 1;
 }
 
+static unsigned long long mix(unsigned long long h, unsigned long long v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 27);
+}
+
+/* --diff: the whole final state (verdict, every register and variable). */
+static unsigned long state_of_run(void *ctx)
+{
+	unsigned long long h = verdict_of_run(ctx);
+
+	for (int p = 0; p < prog->nprocs; p++)
+		for (int r = 0; r < prog->proc[p].nregs; r++)
+			h = mix(h, (unsigned long long)reg[p][r].val);
+	for (int v = 0; v < prog->nvars; v++)
+		if (prog->var[v].kind == LIT_INT)
+			h = mix(h, (unsigned long long)cell[v]);
+	return (unsigned long)(h | 1);
+}
+
 /* --witness: an execution where the condition holds is a "failure",
  * so the explorer prints its minimised interleaving and schedule. */
 static void witness_check(void *ctx)
@@ -317,14 +341,23 @@ static void lit_scenario(struct lit_prog *p, bool wmm, struct shim_scenario *sc)
 		sc->body[i] = bodies[i];
 }
 
-int lit_witness(struct lit_prog *p, bool wmm)
+static enum shim_explore_strategy search_of(const struct lit_opts *lo)
+{
+	return lo->dpor ? SHIM_EXPLORE_DPOR : SHIM_EXPLORE_DFS;
+}
+
+static enum shim_explore_model model_of(const struct lit_opts *lo)
+{
+	return lo->wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC;
+}
+
+int lit_witness(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
 		.name = p->name, .setup = setup, .check = witness_check,
 	};
 	struct shim_explore_opts o = {
-		.strategy = SHIM_EXPLORE_DFS,
-		.model = wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC,
+		.strategy = search_of(lo), .model = model_of(lo),
 		.bound = 1000, .max_schedules = 5000000, .max_ms = 600000,
 		.stop_on_failure = true,
 	};
@@ -332,8 +365,73 @@ int lit_witness(struct lit_prog *p, bool wmm)
 
 	if (p->unsupported[0])
 		return 0;
-	lit_scenario(p, wmm, &sc);
+	lit_scenario(p, lo->wmm, &sc);
 	shim_explore(&sc, &o, &r);
+	return 0;
+}
+
+/* Every final state of @p under @lo's model by @strategy into @r. */
+static void all_states(struct lit_prog *p, const struct lit_opts *lo,
+		       enum shim_explore_strategy strategy,
+		       struct shim_explore_result *r)
+{
+	struct shim_scenario sc = {
+		.name = p->name, .setup = setup, .fingerprint = state_of_run,
+	};
+	struct shim_explore_opts o = {
+		.strategy = strategy, .model = model_of(lo),
+		.bound = 1000,		/* DFS: no bound, every execution */
+		.max_schedules = 5000000,
+		.max_ms = 250000,	/* twice within ctest's 600 s */
+		.quiet = true,
+		.outcomes = true,
+	};
+
+	lit_scenario(p, lo->wmm, &sc);
+	shim_explore(&sc, &o, r);
+}
+
+int lit_diff(struct lit_prog *p, const struct lit_opts *lo)
+{
+	static struct shim_explore_result dfs, dpor;
+	const char *model = lo->wmm ? "wmm" : "sc";
+	unsigned int i;
+
+	if (p->unsupported[0]) {
+		printf("%s Unsupported %s\n", p->name, p->unsupported);
+		return 0;
+	}
+	all_states(p, lo, SHIM_EXPLORE_DFS, &dfs);
+	all_states(p, lo, SHIM_EXPLORE_DPOR, &dpor);
+	if (dfs.failures || dpor.failures) {
+		printf("%s Error %s\n", p->name,
+		       dfs.failures ? dfs.title : dpor.title);
+		return 1;
+	}
+	if (!dfs.covered || !dpor.covered) {
+		printf("%s Undecided: %s did not finish (%lu executions)\n", p->name,
+		       dfs.covered ? "DPOR" : "DFS",
+		       dfs.covered ? dpor.schedules : dfs.schedules);
+		return 1;
+	}
+	if (dfs.outcomes_overflow || dpor.outcomes_overflow) {
+		printf("%s Undecided: more than %d final states\n", p->name,
+		       SHIM_EXPLORE_MAX_OUTCOMES);
+		return 1;
+	}
+	/* Both sets are sorted (ctl_outcome_add()). */
+	for (i = 0; i < dfs.noutcomes && i < dpor.noutcomes; i++)
+		if (dfs.outcomes[i].fingerprint != dpor.outcomes[i].fingerprint)
+			break;
+	if (i < dfs.noutcomes || i < dpor.noutcomes) {
+		printf("%s DIFFERS (%s): DFS reached %u final states in %lu executions, DPOR %u in %lu; first difference at state %u\n",
+		       p->name, model, dfs.noutcomes, dfs.schedules,
+		       dpor.noutcomes, dpor.schedules, i);
+		return 1;
+	}
+	printf("%s Same (%s): %u final states; DFS %lu executions in %.3f s, DPOR %lu (%lu traces) in %.3f s\n",
+	       p->name, model, dfs.noutcomes, dfs.schedules, dfs.ms / 1e3,
+	       dpor.schedules, dpor.traces, dpor.ms / 1e3);
 	return 0;
 }
 
@@ -348,15 +446,14 @@ static bool two_kinds(const struct shim_explore_result *r)
 	return yes && no;
 }
 
-int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
+int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
 		.name = p->name, .setup = setup, .fingerprint = verdict_of_run,
 	};
 	struct shim_explore_opts o = {
-		.strategy = SHIM_EXPLORE_DFS,
-		.model = wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC,
-		.bound = 1000,		/* no bound: every execution */
+		.strategy = search_of(lo), .model = model_of(lo),
+		.bound = 1000,		/* DFS: no bound, every execution */
 		.max_schedules = 5000000,
 		/* ctest gives each test 600 s: say Undecided well before */
 		.max_ms = 400000,
@@ -368,6 +465,8 @@ int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
 	const char *verdict;
 	char extra[192] = "";
 	int ret = 0;
+
+	bool wmm = lo->wmm, expect = lo->expect;
 
 	if (p->unsupported[0]) {
 		printf("%s Unsupported %s\n", p->name, p->unsupported);
@@ -407,10 +506,11 @@ int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect)
 			 " (both outcomes seen in %lu executions, not all run)",
 			 r.schedules);
 	verdict = yes && no ? "Sometimes" : yes ? "Always" : "Never";
-	if (verbose)
+	if (lo->verbose)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-			 " (%s: %lu executions, %.3f s)",
-			 wmm ? "wmm" : "sc", r.schedules, r.ms / 1e3);
+			 " (%s, %s: %lu executions, %.3f s)",
+			 wmm ? "wmm" : "sc", lo->dpor ? "dpor" : "dfs",
+			 r.schedules, r.ms / 1e3);
 	if (expect && strcmp(verdict, p->expected)) {
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 " MISMATCH: herd7 says %s", p->expected[0] ? p->expected : "nothing");

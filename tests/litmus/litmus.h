@@ -109,10 +109,25 @@ struct lit_prim {
 	bool deref;		/* the location is written *E */
 };
 
-/* Explore @p under the model; prints its line; 0 judged, 1 otherwise. */
-int lit_run(struct lit_prog *p, bool wmm, bool verbose, bool expect);
+/* How klist-litmus runs a test (litmus-main.c's options). */
+struct lit_opts {
+	bool wmm;		/* the weak-memory model, else sc */
+	bool dpor;		/* source-DPOR, else depth-first, no bound */
+	bool verbose;		/* executions and time */
+	bool expect;		/* compare with the Result: line */
+};
+
+/* Explore @p as @o says; prints its line; 0 judged, 1 otherwise. */
+int lit_run(struct lit_prog *p, const struct lit_opts *o);
+
+/*
+ * Explore @p twice under @o's model, by DPOR and by depth-first search
+ * with no bound, and compare the final states each reached (every
+ * register and variable); prints its line; 0 the same, 1 otherwise.
+ */
+int lit_diff(struct lit_prog *p, const struct lit_opts *o);
 
 /* Print the interleaving of one execution where the condition holds. */
-int lit_witness(struct lit_prog *p, bool wmm);
+int lit_witness(struct lit_prog *p, const struct lit_opts *o);
 
 #endif
