@@ -121,6 +121,7 @@ int main(int argc, char **argv)
 		if (witness)
 			lit_witness(p, &o);
 		fflush(stdout);
+		lit_free(p);
 	}
 	return status;
 }

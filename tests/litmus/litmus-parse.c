@@ -341,6 +341,8 @@ static struct lit_node *node(struct lexer *lx, enum lit_node_kind k)
 		perror("klist-litmus");
 		exit(2);
 	}
+	n->alloc_next = lx->p->nodes;	/* lit_free() frees the chain */
+	lx->p->nodes = n;
 	n->kind = k;
 	n->line = lx->tline;
 	return n;
@@ -771,7 +773,7 @@ static long long cond_value(struct lexer *lx, int *addr_of)
 
 static struct lit_cond *cond_or(struct lexer *lx);
 
-static struct lit_cond *cond_new(enum lit_cond_kind k)
+static struct lit_cond *cond_new(struct lexer *lx, enum lit_cond_kind k)
 {
 	struct lit_cond *c = calloc(1, sizeof(*c));
 
@@ -780,6 +782,8 @@ static struct lit_cond *cond_new(enum lit_cond_kind k)
 		exit(2);
 	}
 	c->kind = k;
+	c->alloc_next = lx->p->conds;	/* lit_free() frees the chain */
+	lx->p->conds = c;
 	return c;
 }
 
@@ -789,7 +793,7 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 	bool ne;
 
 	if (accept(lx, "~") || accept(lx, "not")) {
-		c = cond_new(LC_NOT);
+		c = cond_new(lx, LC_NOT);
 		c->a = cond_atom(lx);
 		return c;
 	}
@@ -799,13 +803,13 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 		return c;
 	}
 	if (accept(lx, "true"))
-		return cond_new(LC_TRUE);
+		return cond_new(lx, LC_TRUE);
 	if (accept(lx, "false")) {
-		c = cond_new(LC_NOT);
-		c->a = cond_new(LC_TRUE);
+		c = cond_new(lx, LC_NOT);
+		c->a = cond_new(lx, LC_TRUE);
 		return c;
 	}
-	c = cond_new(LC_EQ);
+	c = cond_new(lx, LC_EQ);
 	c->proc = -1;
 	if (lx->kind == T_NUM) {
 		c->proc = (int)lx->num;
@@ -827,7 +831,7 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 		fail(lx, "expected '=' in the condition, found '%s'", lx->text);
 	c->val = cond_value(lx, &c->val_addr_of);
 	if (ne) {
-		struct lit_cond *n = cond_new(LC_NOT);
+		struct lit_cond *n = cond_new(lx, LC_NOT);
 
 		n->a = c;
 		return n;
@@ -840,7 +844,7 @@ static struct lit_cond *cond_and(struct lexer *lx)
 	struct lit_cond *l = cond_atom(lx);
 
 	while (accept(lx, "/\\")) {
-		struct lit_cond *c = cond_new(LC_AND);
+		struct lit_cond *c = cond_new(lx, LC_AND);
 
 		c->a = l;
 		c->b = cond_atom(lx);
@@ -854,7 +858,7 @@ static struct lit_cond *cond_or(struct lexer *lx)
 	struct lit_cond *l = cond_and(lx);
 
 	while (accept(lx, "\\/")) {
-		struct lit_cond *c = cond_new(LC_OR);
+		struct lit_cond *c = cond_new(lx, LC_OR);
 
 		c->a = l;
 		c->b = cond_and(lx);
@@ -993,8 +997,25 @@ struct lit_prog *lit_parse(const char *path, char *err, unsigned long len)
 	free(text);
 	/* Unsupported C is a verdict, not a parse error. */
 	if (!ok && !lx.unsup_fail) {
-		free(p);
+		lit_free(p);
 		return NULL;
 	}
 	return p;
+}
+
+void lit_free(struct lit_prog *p)
+{
+	while (p->nodes) {
+		struct lit_node *n = p->nodes;
+
+		p->nodes = n->alloc_next;
+		free(n);
+	}
+	while (p->conds) {
+		struct lit_cond *c = p->conds;
+
+		p->conds = c->alloc_next;
+		free(c);
+	}
+	free(p);
 }

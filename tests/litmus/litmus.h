@@ -50,6 +50,7 @@ struct lit_node {
 	struct lit_node *arg[LIT_MAX_ARGS];
 	struct lit_node *a, *b, *c;	/* operands; if: cond, then, else */
 	struct lit_node *next;		/* statement lists */
+	struct lit_node *alloc_next;	/* every node of the program */
 };
 
 struct lit_proc {
@@ -68,6 +69,7 @@ struct lit_cond {
 	long long val;
 	int val_addr_of;		/* the value is this var's address, -1: val */
 	struct lit_cond *a, *b;
+	struct lit_cond *alloc_next;	/* every proposition of the program */
 };
 
 enum lit_quant { LQ_EXISTS, LQ_NOT_EXISTS, LQ_FORALL };
@@ -83,10 +85,14 @@ struct lit_prog {
 	struct lit_cond *cond, *filter;
 	/* Set when the test uses what the tool does not run: why. */
 	char unsupported[128];
+	struct lit_node *nodes;		/* what lit_free() frees */
+	struct lit_cond *conds;
 };
 
-/* Parse @path; NULL on success, else the error (with its line) in @err. */
+/* Parse @path; NULL on error, with the error (and its line) in @err. */
 struct lit_prog *lit_parse(const char *path, char *err, unsigned long len);
+/* Free what lit_parse() made. */
+void lit_free(struct lit_prog *p);
 
 /* The primitives, by name (litmus-parse.c). */
 enum lit_prim_kind {
