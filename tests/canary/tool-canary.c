@@ -62,14 +62,15 @@ static void race(void)
 }
 
 static int *shared;
+static atomic_t reads_done = ATOMIC_INIT(0);
 
 static int reader(void *unused)
 {
 	int i, sum = 0;
 
-	meet();
 	for (i = 0; i < 1000; i++)
 		sum += shared[0];	/* no reference held: the bug */
+	atomic_inc(&reads_done);
 	while (!kthread_should_stop())
 		msleep(1);
 	return sum;
@@ -84,7 +85,13 @@ static void free_race(void)
 		return;
 	shared[0] = 1;
 	t = kthread_run(reader, NULL, "reader");
-	meet();
+	/*
+	 * The reads first, then the free, ordered in time only: kfree()
+	 * tells the tools the block is new memory, so a read after it
+	 * would be seen by none (DRD once stayed silent that way in CI).
+	 */
+	while (!atomic_read(&reads_done))
+		yield();
 	kfree(shared);	/* the poison write races with the reads */
 	kthread_stop(t);
 }
