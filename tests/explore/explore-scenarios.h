@@ -57,6 +57,10 @@ extern int point_forbidden;
 	X(zoo_use_after_free)			\
 	X(zoo_double_checked)
 
+/* ... and those that show only under the weak-memory model. */
+#define EXPLORE_ZOO_WMM_SCENARIOS(X)		\
+	X(zoo_lost_wakeup_sb)
+
 #define EXPLORE_KLIST_SCENARIOS(X)		\
 	X(klist_walk_fwd_vs_remove)		\
 	X(klist_walk_back_vs_remove)		\
@@ -93,6 +97,7 @@ EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
 #define EXPLORE_DECLARE_TWINS(name) \
 	extern const struct shim_scenario name, name##_fixed;
 EXPLORE_ZOO_SCENARIOS(EXPLORE_DECLARE_TWINS)
+EXPLORE_ZOO_WMM_SCENARIOS(EXPLORE_DECLARE_TWINS)
 EXPLORE_KLIST_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_DDM_SCENARIOS(EXPLORE_DECLARE)
 

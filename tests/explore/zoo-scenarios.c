@@ -114,6 +114,32 @@ static void sleeper(void *ctx)
 ZOO(zoo_lost_wakeup, zsetup, zfree, sleeper_lost, waker);
 ZOO(zoo_lost_wakeup_fixed, zsetup, zfree, sleeper, waker);
 
+/*
+ * --- the same wake-up under the kernel's memory model ------------------
+ *
+ * zoo_lost_wakeup_fixed is fixed under sequential consistency only.  The
+ * waker's store of the flag and its load of the sleeper, against the
+ * sleeper's store of itself and its load of the flag, are store
+ * buffering: the sleeper's set_current_state() orders its side, nothing
+ * orders the waker's, so both loads may read the old values and the
+ * sleeper sleeps with no one to wake it.  include/linux/wait.h asks the
+ * same smp_mb() of a waker before waitqueue_active().  Found by DPOR
+ * under wmm (session 12); under sc it cannot show.
+ */
+static void waker_mb(void *ctx)
+{
+	struct zctx *c = ctx;
+	struct task_struct *p;
+
+	WRITE_ONCE(c->flag, 1);
+	smp_mb();
+	p = READ_ONCE(c->sleeper);
+	if (p)
+		wake_up_process(p);
+}
+ZOO(zoo_lost_wakeup_sb, zsetup, zfree, sleeper, waker);
+ZOO(zoo_lost_wakeup_sb_fixed, zsetup, zfree, sleeper, waker_mb);
+
 /* --- atomicity violation: a read-modify-write across two sections -------- */
 
 static void inc_split(void *ctx)
