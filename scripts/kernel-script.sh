@@ -28,6 +28,8 @@
 #	kunit.py run in the tree $src with the build $build, x86_64 on
 #	two CPUs, $jobs and $timeout, plus ARGS (configs, suites, ...);
 #	its output in $build/kunit.out, its exit status in kernel_rc
+#   kernel_kunit_exec ARGS...
+#	the same with kunit.py exec: boots the kernel built last, no build
 #   step TEXT
 #	"WHO +SECONDSs: TEXT", the time since kernel_script_init
 
@@ -121,14 +123,26 @@ kernel_work_lock() {
 }
 
 # shellcheck disable=SC2154 # src and build are the caller's
-kernel_kunit_run() {
+kernel_kunit() {
+	local cmd=$1
+
+	shift
 	set +e
-	(cd "$src" && python3 tools/testing/kunit/kunit.py run \
+	(cd "$src" && python3 tools/testing/kunit/kunit.py "$cmd" \
 		--arch=x86_64 --build_dir="$build" \
-		--qemu_args="-smp 2" --jobs="$jobs" --timeout="$timeout" \
+		--qemu_args="-smp 2" --timeout="$timeout" \
 		"$@") < /dev/null > "$build/kunit.out" 2>&1
 	kernel_rc=$?
 	set -e
+}
+
+kernel_kunit_run() {
+	kernel_kunit run --jobs="$jobs" "$@"
+}
+
+# The kernel kunit.py run built last, booted again without a build.
+kernel_kunit_exec() {
+	kernel_kunit exec "$@"
 }
 
 step() {
