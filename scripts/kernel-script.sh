@@ -28,8 +28,9 @@
 #	kunit.py run in the tree $src with the build $build, x86_64 on
 #	two CPUs, $jobs and $timeout, plus ARGS (configs, suites, ...);
 #	its output in $build/kunit.out, its exit status in kernel_rc
-#   kernel_kunit_exec ARGS...
-#	the same with kunit.py exec: boots the kernel built last, no build
+#   kernel_kunit COMMAND ARGS...
+#	the same with any kunit.py command and no --jobs: exec boots the
+#	kernel built last, without a build
 #   step TEXT
 #	"WHO +SECONDSs: TEXT", the time since kernel_script_init
 
@@ -138,11 +139,6 @@ kernel_kunit() {
 
 kernel_kunit_run() {
 	kernel_kunit run --jobs="$jobs" "$@"
-}
-
-# The kernel kunit.py run built last, booted again without a build.
-kernel_kunit_exec() {
-	kernel_kunit exec "$@"
 }
 
 step() {

@@ -83,7 +83,7 @@ if ! grep -q 'KTAP version' "$build/test.log"; then
 	mv "$build/test.log" "$build/test-stalled.log"
 	mv "$build/kunit.out" "$build/kunit-stalled.out"
 	step "booting the same kernel once more (kunit.py exec; the first console in test-stalled.log)"
-	kernel_kunit_exec --kunitconfig="$kunitconfig" \
+	kernel_kunit exec --kunitconfig="$kunitconfig" \
 		--kunitconfig="$work/series/kunitconfig.suites" --raw_output=all
 	kunit_done
 fi

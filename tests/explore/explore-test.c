@@ -574,20 +574,7 @@ static void explore_zoo_pattern(struct kunit *test, const struct shim_scenario *
 	KUNIT_EXPECT_TRUE_MSG(test, r.failures && says(r.title, zoo[i].report),
 			      "%s: DPOR did not find it (%s)", bug->name, r.title);
 	/* ... and the fixed twin: every trace, clean. */
-	o.stop_on_failure = false;
-	o.max_ms = 50000;
-	o.max_schedules = ZOO_DPOR_FIXED_RUNS;
-	shim_explore(zoo[i].fixed, &o, &r);
-	KUNIT_EXPECT_EQ_MSG(test, r.failures, 0UL, "%s: DPOR: %s",
-			    zoo[i].fixed->name, r.title);
-#if defined(__SANITIZE_THREAD__)
-	if (!r.covered && r.schedules >= ZOO_DPOR_FIXED_RUNS)
-		kunit_info(test, "%s: DPOR ran %lu schedules clean, not every trace: TSan's budget (the plain and ASan builds cover it)",
-			   zoo[i].fixed->name, r.schedules);
-	else
-#endif
-	KUNIT_EXPECT_TRUE_MSG(test, r.covered, "%s: DPOR did not cover it in %lu schedules",
-			      zoo[i].fixed->name, r.schedules);
+	explore_dpor_clean(test, zoo[i].fixed, SHIM_EXPLORE_MODEL_SC);
 	/* The fixed twin: covered clean. */
 	o = (struct shim_explore_opts){
 		.strategy = SHIM_EXPLORE_DFS,
