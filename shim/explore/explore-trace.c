@@ -121,7 +121,7 @@ static void cell(FILE *out, const struct ctl_shared *sh, int i, int task)
 	char buf[96];
 
 	const struct ctl_wnote *w = &sh->wnote[i];
-	char who[8];
+	char who[sizeof(sh->names[0])];
 
 	snprintf(who, sizeof(who), w->from < 0 ? "init" : "T%d", w->from);
 	if (w->from >= 0 && w->from < sh->ntasks)

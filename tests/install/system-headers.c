@@ -22,7 +22,8 @@ int main(void)
 	__u16 type = ev.type;
 	u16 same = type;
 	struct klist list;
-	struct klist_node node;
+	/* A node is added zeroed (kzalloc() in the kernel), never as found. */
+	struct klist_node node = { 0 };
 	int ok;
 
 	klist_init(&list, NULL, NULL);
