@@ -3,8 +3,8 @@
 #
 # clean-build-check.sh [-n ROUNDS] [-j JOBS] [DIR]
 #
-# Configures and builds every target of the userspace build from scratch,
-# ROUNDS times (3) with -jJOBS (4), in DIR (a new path, removed between
+# Configures the userspace preset from scratch and builds every target,
+# ROUNDS times (1) with -jJOBS (4), in DIR (a new path, removed between
 # rounds and at the end; default a temporary directory).  A custom command whose output several
 # targets use runs once per target in a parallel Makefile build, at the
 # same time, unless one custom target drives it; such a race fails a
@@ -15,7 +15,7 @@ usage() {
 	exit "${1:-2}"
 }
 [[ ${1:-} == --help || ${1:-} == -h ]] && usage 0
-rounds=3 jobs=4
+rounds=1 jobs=4
 while getopts n:j:h opt; do
 	case $opt in
 	n) rounds=$OPTARG ;;
@@ -39,8 +39,7 @@ trap 'rm -rf "$dir"' EXIT
 for ((i = 1; i <= rounds; i++)); do
 	rm -rf "$dir"
 	start=$SECONDS
-	if ! cmake -S "$src" -B "$dir" -DKLIST_QEMU=OFF -DKLIST_WERROR=ON \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$dir.log" 2>&1 ||
+	if ! (cd "$src" && cmake --preset userspace -B "$dir") >"$dir.log" 2>&1 ||
 	   ! cmake --build "$dir" -j"$jobs" >>"$dir.log" 2>&1; then
 		tail -40 "$dir.log"
 		echo "clean-build-check: round $i of $rounds FAILED (log above)"

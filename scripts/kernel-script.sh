@@ -30,7 +30,9 @@
 #	its output in $build/kunit.out, its exit status in kernel_rc
 #   kernel_kunit COMMAND ARGS...
 #	the same with any kunit.py command and no --jobs: exec boots the
-#	kernel built last, without a build
+#	kernel built last, without a build.  With kernel_boot_watchdog=N
+#	(seconds), a boot with no KTAP line N s after QEMU started is
+#	killed and kernel_boot_stalled set (kernel_watch_boot)
 #   step TEXT
 #	"WHO +SECONDSs: TEXT", the time since kernel_script_init
 
@@ -125,16 +127,54 @@ kernel_work_lock() {
 
 # shellcheck disable=SC2154 # src and build are the caller's
 kernel_kunit() {
-	local cmd=$1
+	local cmd=$1 pid
 
 	shift
 	set +e
-	(cd "$src" && python3 tools/testing/kunit/kunit.py "$cmd" \
+	# -u: the console reaches kunit.out line by line, for the watchdog.
+	(cd "$src" && exec python3 -u tools/testing/kunit/kunit.py "$cmd" \
 		--arch=x86_64 --build_dir="$build" \
 		--qemu_args="-smp 2" --timeout="$timeout" \
-		"$@") < /dev/null > "$build/kunit.out" 2>&1
+		"$@") < /dev/null > "$build/kunit.out" 2>&1 &
+	pid=$!
+	kernel_boot_stalled=0
+	if [ "${kernel_boot_watchdog:-0}" -gt 0 ]; then
+		kernel_watch_boot "$pid"
+	fi
+	wait "$pid"
 	kernel_rc=$?
 	set -e
+}
+
+# The boot watchdog: a kernel whose console shows no "KTAP version"
+# within $kernel_boot_watchdog seconds of QEMU's start stalled before
+# KUnit; its QEMU is killed (kunit.py then ends at once) and
+# kernel_boot_stalled is set, instead of waiting for kunit.py's
+# --timeout.  kernel_boot_freeze=1 stops the VM (SIGSTOP) as soon as it
+# starts: a stall made on purpose, to show the watchdog at work.
+kernel_watch_boot() {
+	local pid=$1 image="$build/arch/x86/boot/bzImage" start=
+
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ -z "$start" ]; then
+			if pgrep -f -- "-kernel $image" >/dev/null; then
+				start=$SECONDS
+				if [ "${kernel_boot_freeze:-0}" = 1 ]; then
+					step "boot watchdog: freezing this boot's VM on purpose (--freeze-first-boot)"
+					pkill -STOP -f -- "-kernel $image" || true
+				fi
+			fi
+		elif grep -q 'KTAP version' "$build/kunit.out"; then
+			step "boot watchdog: KUnit started $((SECONDS - start)) s after QEMU"
+			return 0
+		elif [ $((SECONDS - start)) -ge "$kernel_boot_watchdog" ]; then
+			step "boot watchdog: no KTAP line $kernel_boot_watchdog s after QEMU started: killing it"
+			pkill -KILL -f -- "-kernel $image" || true
+			kernel_boot_stalled=1
+			return 0
+		fi
+		sleep 1
+	done
 }
 
 kernel_kunit_run() {

@@ -4,7 +4,8 @@
 # race-check.sh [-h] [STEP...]
 #
 # Every race tool over the userspace tests, as CI runs them after the
-# default workflow: three clean parallel builds (scripts/clean-build-check.sh),
+# default workflow: a clean parallel build of the userspace preset
+# (scripts/clean-build-check.sh),
 # then the valgrind workflow (helgrind and DRD on every suite, the
 # tortures and their canaries), the asan workflow (ASan+UBSan, every
 # userspace test) and the tsan workflow (ThreadSanitizer, every userspace
@@ -21,12 +22,12 @@ for s in "${steps[@]}"; do
 	case $s in
 	clean-build | valgrind | asan | tsan) ;;
 	*)
-		sed -n '4,16s/^# \{0,1\}//p' "$0"
+		sed -n '4,17s/^# \{0,1\}//p' "$0"
 		[[ $s == -h || $s == --help ]] && exit 0
 		exit 2 ;;
 	esac
 done
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 summary=() failed=0 failed_steps=()
 logs=$(mktemp -d "${TMPDIR:-/tmp}/race-check.XXXXXX") || exit 2
