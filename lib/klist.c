@@ -126,7 +126,6 @@ static void klist_node_init(struct klist *k, struct klist_node *n)
 static void klist_link(struct klist *k, struct klist_node *n,
 		       struct list_head *at, bool before)
 {
-	void (*put)(struct klist_node *);
 	unsigned long flags;
 
 	/*
@@ -147,13 +146,12 @@ static void klist_link(struct klist *k, struct klist_node *n,
 	 * it came: not on a list, get() undone by put().
 	 */
 	if (unlikely(!k->k_list.next)) {
-		put = k->put;
 		spin_unlock_irqrestore(&k->k_lock, flags);
 		knode_set_klist(n, NULL);
 		WARN(1, "klist: adding node %p to %p, a list not initialised (or finished)\n",
 		     n, k);
-		if (put)
-			put(n);
+		if (k->put)
+			k->put(n);
 		return;
 	}
 	if (before)
