@@ -6,6 +6,8 @@
  * since applied.  Each lesson has an id (K1-K9, X1) tagged in a comment
  * where the code applies it; the klist-port project's docs/lessons.md
  * tells each one's story, its regression test and its defect patch.
+ * M1-M3 tag a misuse reported instead of passed over (its
+ * docs/library.md, "Misuse and what it reports").
  *
  * Each linked node holds one reference for being on the list; an
  * iterator standing on a node holds another.  klist_del() marks the
@@ -41,6 +43,14 @@
 #define KNODE_DEAD		1LU
 #define KNODE_KLIST_MASK	~KNODE_DEAD
 
+/*
+ * M3: what klist_iter_exit() leaves in i_klist, so that a step after the
+ * exit is reported instead of starting over at the head.  No list lies
+ * at this address; klist_next() and klist_prev() test for it and for
+ * NULL with the one comparison they made for NULL alone.
+ */
+#define KLIST_ITER_EXITED	((struct klist *)KNODE_DEAD)
+
 static struct klist *knode_klist(struct klist_node *knode)
 {
 	return (struct klist *)
@@ -56,9 +66,12 @@ static void knode_set_klist(struct klist_node *knode, struct klist *klist)
 {
 	/*
 	 * Pairs with the READ_ONCE()s in knode_klist(), knode_dead() and
-	 * klist_node_attached().
+	 * klist_node_attached().  M1: a release, so that a late
+	 * klist_remove() that sees a node detached (its smp_load_acquire())
+	 * also sees the links list_del() poisoned before, never NULL, and
+	 * tells the node from one never added.
 	 */
-	WRITE_ONCE(knode->n_klist, klist);
+	smp_store_release(&knode->n_klist, klist);
 }
 
 static void knode_kill(struct klist_node *knode)
@@ -126,6 +139,21 @@ static void klist_link(struct klist *k, struct klist_node *n,
 		return;
 	klist_node_init(k, n);
 	spin_lock_irqsave(&k->k_lock, flags);
+	/*
+	 * M2: a list never passed to klist_init() (zeroed: its head links
+	 * nowhere) is reported, not written through.  Read under the lock,
+	 * where the add reads the head anyway.  The node is given back as
+	 * it came: not on a list, get() undone by put().
+	 */
+	if (unlikely(!k->k_list.next)) {
+		spin_unlock_irqrestore(&k->k_lock, flags);
+		knode_set_klist(n, NULL);
+		WARN(1, "klist: adding node %p to %p, a list not initialised (or finished)\n",
+		     n, k);
+		if (k->put)
+			k->put(n);
+		return;
+	}
 	if (before)
 		list_add_tail(&n->n_node, at);
 	else
@@ -358,8 +386,19 @@ void klist_remove(struct klist_node *n)
 	waiter.node = n;
 	waiter.process = current;
 	waiter.woken = 0;
-	if (klist_kill(n, &waiter))
-		return;		/* already off its list: nothing to wait for */
+	if (klist_kill(n, &waiter)) {
+		/*
+		 * Already off its list: nothing to wait for.  K3: that is
+		 * the late one of several removers, or a remove after a
+		 * delete, and no misuse.  M1: but a node never added (zeroed,
+		 * or initialised since) has never been linked: its links
+		 * are NULL, where a release leaves them poisoned.  The
+		 * acquire pairs with the release store in klist_release().
+		 */
+		WARN(!smp_load_acquire(&n->n_klist) && !n->n_node.next,
+		     "klist: removing node %p that was never added\n", n);
+		return;
+	}
 
 	/*
 	 * K9: set_current_state() before the test pairs with
@@ -462,6 +501,8 @@ void klist_iter_exit(struct klist_iter *i)
 		klist_put(i->i_cur);
 		i->i_cur = NULL;
 	}
+	/* M3: a step from here on is reported; an exit again is harmless. */
+	i->i_klist = KLIST_ITER_EXITED;
 }
 EXPORT_SYMBOL_GPL(klist_iter_exit);
 
@@ -483,9 +524,19 @@ static __always_inline struct klist_node *klist_step(struct klist_iter *i,
 	unsigned long flags;
 
 	spin_lock_irqsave(&k->k_lock, flags);
+	pos = forward ? pos->next : pos->prev;
+	/*
+	 * M2: a list never initialised (or finished with klist_fini()) has
+	 * a head linked nowhere.  A linked node never has, so this costs a
+	 * test of the link the step loads anyway.
+	 */
+	if (unlikely(!pos)) {
+		spin_unlock_irqrestore(&k->k_lock, flags);
+		WARN(1, "klist: walk of %p, a list not initialised (or finished)\n", k);
+		return NULL;
+	}
 	i->i_cur = NULL;
-	for (pos = forward ? pos->next : pos->prev; pos != head;
-	     pos = forward ? pos->next : pos->prev) {
+	for (; pos != head; pos = forward ? pos->next : pos->prev) {
 		struct klist_node *n = to_klist_node(pos);
 
 		/* K2: step past dead nodes, never return them. */
@@ -505,6 +556,20 @@ static __always_inline struct klist_node *klist_step(struct klist_iter *i,
 	return i->i_cur;
 }
 
+/*
+ * A walk that returns nothing: one of no list (klist_iter_init_node()
+ * warned), or one already finished, which M3 reports.  One comparison on
+ * the way in, as the test for NULL alone was.
+ */
+static __always_inline bool klist_iter_done(struct klist_iter *i)
+{
+	if (likely((unsigned long)i->i_klist > (unsigned long)KLIST_ITER_EXITED))
+		return false;
+	WARN(i->i_klist == KLIST_ITER_EXITED,
+	     "klist: walk %p stepped after klist_iter_exit()\n", i);
+	return true;
+}
+
 /**
  * klist_prev - Ante up prev node in list.
  * @i: Iterator structure.
@@ -515,8 +580,7 @@ static __always_inline struct klist_node *klist_step(struct klist_iter *i,
  */
 struct klist_node *klist_prev(struct klist_iter *i)
 {
-	/* No iterator, or one of no list (klist_iter_init_node() warned). */
-	if (WARN_ON(!i) || !i->i_klist)
+	if (WARN_ON(!i) || klist_iter_done(i))
 		return NULL;
 	return klist_step(i, false);
 }
@@ -532,7 +596,7 @@ EXPORT_SYMBOL_GPL(klist_prev);
  */
 struct klist_node *klist_next(struct klist_iter *i)
 {
-	if (WARN_ON(!i) || !i->i_klist)
+	if (WARN_ON(!i) || klist_iter_done(i))
 		return NULL;
 	return klist_step(i, true);
 }

@@ -25,6 +25,7 @@
 #define klist_iter_exit		public_klist_iter_exit
 #define klist_prev		public_klist_prev
 #define klist_next		public_klist_next
+#define klist_fini		public_klist_fini
 #include <klist-port/klist.h>
 #undef klist
 #undef klist_node
@@ -38,6 +39,7 @@
 #undef klist_del
 #undef klist_remove
 #undef klist_node_attached
+#undef klist_fini
 #undef klist_iter_init
 #undef klist_iter_init_node
 #undef klist_iter_exit

@@ -7,9 +7,11 @@
  * test.c; these say the same of klist-port-fast.  Each case announces
  * the WARNs it provokes: one more or one fewer fails it.
  */
+#include <string.h>
 #include <kunit/test.h>
 #include <kfast/testing.h>
 #include <linux/atomic.h>
+#include <linux/errno.h>
 #include <linux/klist.h>
 #include <linux/kref.h>
 
@@ -201,6 +203,147 @@ static void kfast_misuse_refcount_saturates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, releases, 1);
 }
 
+/* <klist-port/klist.h> declares it; <linux/klist.h>, the kernel's, not. */
+int klist_fini(struct klist *k);
+
+/*
+ * M1: a remove of a node never added is reported; one of a node that
+ * left its list (a second remove, a remove after a delete) is not: K3's
+ * late remover looks the same.
+ */
+static void kfast_misuse_remove_of_never_added_node(struct kunit *test)
+{
+	struct klist_node a, b;
+	struct klist k;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, NULL, count_put);
+	klist_add_tail(&b, &k);
+	kfast_test_expect_warns(1);
+	klist_remove(&a);
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 1UL);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 1);
+	klist_remove(&b);
+	klist_remove(&b);	/* left its list: nothing to wait for */
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 1);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), 0);
+}
+
+/* M2: a zeroed list never initialised: an add and a walk reported, no segfault. */
+static void kfast_misuse_uninitialised_list(struct kunit *test)
+{
+	struct klist_node a;
+	struct klist_iter iter;
+	struct klist k;
+
+	memset(&a, 0, sizeof(a));
+	memset(&k, 0, sizeof(k));
+	kfast_test_expect_warns(2);
+	klist_add_tail(&a, &k);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	klist_iter_init(&k, &iter);
+	KUNIT_EXPECT_NULL(test, klist_next(&iter));
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 2UL);
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 1);
+	klist_remove(&a);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), 0);
+}
+
+/*
+ * klist_fini() with nodes on the list, or a deleted one a walk holds:
+ * reported, -EBUSY, the list as it was.  Empty: 0, and later adds and
+ * walks reported until klist_init().
+ */
+static void kfast_misuse_fini_with_nodes(struct kunit *test)
+{
+	struct klist_node a, b;
+	struct klist_iter iter;
+	struct klist k;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, NULL, count_put);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	kfast_test_expect_warns(1);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), -EBUSY);
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 1UL);
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 2);
+	klist_iter_init(&k, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &a);
+	klist_del(&a);
+	klist_del(&b);
+	kfast_test_expect_warns(1);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), -EBUSY);	/* a, held by the walk */
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 2UL);
+	klist_iter_exit(&iter);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 2);
+	kfast_test_expect_warns(3);
+	klist_add_tail(&a, &k);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(&a));
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 3);	/* get() undone */
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 0);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 5UL);
+}
+
+/*
+ * M3: a step after klist_iter_exit() reported, NULL, no reference taken:
+ * a later klist_remove() of the first node returns.
+ */
+static void kfast_misuse_step_after_exit(struct kunit *test)
+{
+	struct klist_node a = {}, b = {};
+	struct klist_iter iter;
+	struct klist k;
+
+	klist_init(&k, NULL, NULL);
+	klist_add_tail(&a, &k);
+	klist_add_tail(&b, &k);
+	klist_iter_init(&k, &iter);
+	KUNIT_ASSERT_PTR_EQ(test, klist_next(&iter), &a);
+	klist_iter_exit(&iter);
+	kfast_test_expect_warns(2);
+	KUNIT_EXPECT_NULL(test, klist_next(&iter));
+	KUNIT_EXPECT_NULL(test, klist_prev(&iter));
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 2UL);
+	klist_iter_exit(&iter);		/* harmless */
+	klist_remove(&a);
+	klist_remove(&b);
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 0);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), 0);
+}
+
+/*
+ * A node filled with a pattern (garbage, as from malloc()): its add is
+ * reported and leaves it as it was, so klist_node_attached() says 1.
+ */
+static void kfast_misuse_add_of_garbage_node(struct kunit *test)
+{
+	struct klist_node a;
+	struct klist k;
+
+	memset(&a, 0xa5, sizeof(a));
+	atomic_set(&misuse_puts, 0);
+	klist_init(&k, NULL, count_put);
+	kfast_test_expect_warns(1);
+	klist_add_tail(&a, &k);
+	KUNIT_EXPECT_EQ(test, kfast_test_warns(), 1UL);
+	KUNIT_EXPECT_TRUE(test, klist_node_attached(&a));
+	KUNIT_EXPECT_EQ(test, walk_count(&k), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&misuse_puts), 0);
+	KUNIT_EXPECT_EQ(test, klist_fini(&k), 0);
+}
+
 static struct kunit_case kfast_misuse_cases[] = {
 	KUNIT_CASE(kfast_misuse_double_del),
 	KUNIT_CASE(kfast_misuse_del_and_remove_of_released_node),
@@ -210,6 +353,11 @@ static struct kunit_case kfast_misuse_cases[] = {
 	KUNIT_CASE(kfast_misuse_walk_from_node_of_other_list),
 	KUNIT_CASE(kfast_misuse_remove_of_own_walks_node),
 	KUNIT_CASE(kfast_misuse_refcount_saturates),
+	KUNIT_CASE(kfast_misuse_remove_of_never_added_node),
+	KUNIT_CASE(kfast_misuse_uninitialised_list),
+	KUNIT_CASE(kfast_misuse_fini_with_nodes),
+	KUNIT_CASE(kfast_misuse_step_after_exit),
+	KUNIT_CASE(kfast_misuse_add_of_garbage_node),
 	{}
 };
 

@@ -71,7 +71,9 @@ struct klist_iter {
  * already; memory from malloc() is not: initialise it first, with
  *	struct klist_node n = KLIST_NODE_INIT;
  * or klist_node_init(&obj->node).  An add of a node that still looks
- * linked warns and does nothing (klist_node_attached() stays 0).
+ * linked warns and does nothing: the node is left as it was, so
+ * klist_node_attached() still answers from what it holds (1 for a node
+ * whose first word is not 0, such as one with malloc()'s garbage).
  */
 #define KLIST_NODE_INIT	{ 0, { 0, 0 }, { 0 } }
 
@@ -104,11 +106,26 @@ unsigned long klist_port_warnings(void);
 void klist_init(struct klist *k, void (*get)(struct klist_node *),
 		void (*put)(struct klist_node *));
 
+/*
+ * The end of a list's life, before its memory is freed or reused (a
+ * klist-port addition: the kernel's klist has none).  Returns 0 once the
+ * list is empty: from then on an add or a walk of it is reported until
+ * klist_init() again.  With nodes still on it, or deleted ones that walks
+ * still hold, it reports that, leaves the list as it was and returns
+ * -EBUSY (16): the list must not be freed yet.  An add or a walk of a
+ * list never initialised is reported too, not written through.
+ */
+int klist_fini(struct klist *k);
+
 void klist_add_tail(struct klist_node *n, struct klist *k);
 void klist_add_head(struct klist_node *n, struct klist *k);
 void klist_add_behind(struct klist_node *n, struct klist_node *pos);
 void klist_add_before(struct klist_node *n, struct klist_node *pos);
 
+/*
+ * klist_remove() sleeps until no walk holds the node.  A node that has
+ * left its list already returns at once; one never added is reported.
+ */
 void klist_del(struct klist_node *n);
 void klist_remove(struct klist_node *n);
 
@@ -117,6 +134,7 @@ int klist_node_attached(struct klist_node *n);
 void klist_iter_init(struct klist *k, struct klist_iter *i);
 void klist_iter_init_node(struct klist *k, struct klist_iter *i,
 			  struct klist_node *n);
+/* After klist_iter_exit(), a step is reported and returns NULL. */
 void klist_iter_exit(struct klist_iter *i);
 struct klist_node *klist_prev(struct klist_iter *i);
 struct klist_node *klist_next(struct klist_iter *i);

@@ -42,6 +42,8 @@ struct config {
 	unsigned int chunks;		/* writer latency: interleaved chunks */
 	unsigned int remove_rounds;
 	unsigned int hold_us;		/* remove wait: walker holds the node */
+	unsigned int sleep_ms;		/* sleeper: ms per list */
+	unsigned int sleep_us;		/* sleeper: the walker sleeps on a node */
 	unsigned long long seed;
 	const char *out_dir;
 	bool plot;
@@ -52,7 +54,8 @@ struct config {
 #define PART_TPUT	2u
 #define PART_LAT	4u
 #define PART_REMOVE	8u
-#define PART_ALL	15u
+#define PART_SLEEP	16u
+#define PART_ALL	31u
 
 extern struct config cfg;
 
@@ -69,7 +72,7 @@ extern int nimpls;
  * fast runtime came.
  */
 extern int i_ours_fast, i_ours, i_kernel, i_kernel_fast;
-extern int i_lower, i_rwlock;
+extern int i_lower, i_rwlock, i_mutex, i_rcu;
 
 /* @name in --out-dir, open for writing; exits if it cannot be. */
 FILE *out_file(const char *name);
@@ -84,6 +87,7 @@ void run_step(void);
 void run_tput(void);
 void run_lat(void);
 void run_rm(void);
+void run_sleep(void);
 
 /* 1. per-step cost, and an add + delete pair, per size, list and round */
 extern double step_ns[MAX_SIZES][MAX_IMPLS][MAX_STEP_ROUNDS];
@@ -114,6 +118,16 @@ struct rm_result {
 };
 
 extern struct rm_result rmres[MAX_IMPLS];
+
+/* 5. a writer beside a walker asleep on a node (lists that can hold one) */
+struct sleep_result {
+	uint64_t *s;		/* add latencies (ns), sorted */
+	uint64_t *rm;		/* synchronous remove latencies (ns), sorted */
+	size_t n, nrm, cap;
+	unsigned long holds;	/* the walker's sleeps meanwhile */
+};
+
+extern struct sleep_result sleepres[MAX_IMPLS];
 
 /* Chunks of a few rounds: a load burst must not land on one list only. */
 #define RM_CHUNK	5
@@ -152,6 +166,8 @@ enum {
 	SR_CHECKED_FAST,	/* ours-checked / ours-fast */
 	SR_OURS_KERNEL,		/* on the checked shim */
 	SR_OURS_KERNEL_FAST,	/* on the fast runtime */
+	SR_FAST_MUTEX,		/* ours-fast / mutex-list: what a walk costs */
+	SR_FAST_RCU,		/* ours-fast / rculist */
 	NR_STEP_RATIOS
 };
 

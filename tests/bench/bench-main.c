@@ -36,10 +36,13 @@ const struct bench_ops *impls[MAX_IMPLS] = {
 	&bench_lower_ops,
 	&bench_rwlock_ops,
 	&bench_mutex_ops,
+#ifdef BENCH_HAVE_URCU
+	&bench_rcu_ops,
+#endif
 };
 int nimpls;
 int i_ours_fast = -1, i_ours = -1, i_kernel = -1, i_kernel_fast = -1;
-int i_lower = -1, i_rwlock = -1;
+int i_lower = -1, i_rwlock = -1, i_mutex = -1, i_rcu = -1;
 
 /* Which index each list the ratios and targets are about has. */
 static void find_impls(void)
@@ -56,6 +59,10 @@ static void find_impls(void)
 #endif
 		{ &bench_lower_ops, &i_lower },
 		{ &bench_rwlock_ops, &i_rwlock },
+		{ &bench_mutex_ops, &i_mutex },
+#ifdef BENCH_HAVE_URCU
+		{ &bench_rcu_ops, &i_rcu },
+#endif
 	};
 	unsigned int k;
 
@@ -82,6 +89,8 @@ struct config cfg = {
 	.chunks		= 10,
 	.remove_rounds	= 300,
 	.hold_us	= 100,
+	.sleep_ms	= 300,
+	.sleep_us	= 1000,
 	.seed		= 20050322,	/* the day LWN covered the klist RFC */
 	.out_dir	= ".",
 	.plot		= true,
@@ -121,17 +130,20 @@ static void usage(FILE *f)
 		"  --gap-us=N         writer latency: mean pause between operations (%u)\n"
 		"  --work-ns=N        work per node in throughput and latency walks (%u)\n"
 		"  --chunks=N         writer latency: interleaved chunks per list (%u)\n"
-		"  --remove-rounds=N  klist_remove wait: rounds, 0 to skip (%u)\n"
-		"  --hold-us=N        klist_remove wait: walker holds the node (%u)\n"
+		"  --remove-rounds=N  synchronous remove: rounds, 0 to skip (%u)\n"
+		"  --hold-us=N        synchronous remove: walker holds the node (%u)\n"
+		"  --sleep-ms=N       sleeping walker: ms per list (%u)\n"
+		"  --sleep-us=N       sleeping walker: it sleeps on a node this long (%u)\n"
 		"  --seed=N           writer pause jitter (%llu)\n"
 		"  --out-dir=DIR      bench.json, *.dat, bench.gp, *.png (.)\n"
-		"  --only=LIST        parts to run: step,tput,lat,remove (all)\n"
+		"  --only=LIST        parts to run: step,tput,lat,remove,sleep (all)\n"
 		"  --no-plot          do not run gnuplot\n"
 		"  --quick            short durations, for a smoke test\n",
 		cfg.sizes[0], cfg.sizes[1], cfg.rounds, cfg.step_us,
 		cfg.max_threads, cfg.tput_size, cfg.tput_ms, cfg.tput_rounds,
 		cfg.lat_ms, cfg.gap_us, cfg.work_ns,
-		cfg.chunks, cfg.remove_rounds, cfg.hold_us, cfg.seed);
+		cfg.chunks, cfg.remove_rounds, cfg.hold_us, cfg.sleep_ms,
+		cfg.sleep_us, cfg.seed);
 }
 
 static unsigned int num(const char *opt, const char *s, unsigned int lo,
@@ -168,6 +180,8 @@ static const struct num_opt num_opts[] = {
 	{ "chunks",		&cfg.chunks,		1, 1000 },
 	{ "remove-rounds",	&cfg.remove_rounds,	0, 1000000 },
 	{ "hold-us",		&cfg.hold_us,		0, 1000000 },
+	{ "sleep-ms",		&cfg.sleep_ms,		0, 600000 },
+	{ "sleep-us",		&cfg.sleep_us,		1, 1000000 },
 };
 
 #define NUM_OPTS	(sizeof(num_opts) / sizeof(num_opts[0]))
@@ -200,7 +214,8 @@ static unsigned int parse_parts(const char *arg)
 	unsigned int parts = (strstr(arg, "step") ? PART_STEP : 0) |
 			     (strstr(arg, "tput") ? PART_TPUT : 0) |
 			     (strstr(arg, "lat") ? PART_LAT : 0) |
-			     (strstr(arg, "remove") ? PART_REMOVE : 0);
+			     (strstr(arg, "remove") ? PART_REMOVE : 0) |
+			     (strstr(arg, "sleep") ? PART_SLEEP : 0);
 
 	if (!parts) {
 		usage(stderr);
@@ -257,6 +272,7 @@ static void parse_args(int argc, char **argv)
 			cfg.tput_rounds = 1;
 			cfg.lat_ms = 200;
 			cfg.remove_rounds = 50;
+			cfg.sleep_ms = 60;
 			break;
 		case 'h':
 			usage(stdout);
@@ -281,7 +297,8 @@ static const struct {
 	{ PART_STEP, "per-step cost", run_step },
 	{ PART_TPUT, "walk throughput", run_tput },
 	{ PART_LAT, "writer latency", run_lat },
-	{ PART_REMOVE, "klist_remove wait", run_rm },
+	{ PART_REMOVE, "synchronous remove", run_rm },
+	{ PART_SLEEP, "writer beside a sleeping walker", run_sleep },
 };
 
 int main(int argc, char **argv)
@@ -313,7 +330,8 @@ int main(int argc, char **argv)
 
 	for (p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
 		if (cfg.parts & parts[p].part) {
-			printf("[%zu/4] %s...\n", p + 1, parts[p].what);
+			printf("[%zu/%zu] %s...\n", p + 1,
+			       sizeof(parts) / sizeof(parts[0]), parts[p].what);
 			parts[p].run();
 		}
 	}

@@ -155,8 +155,9 @@ static void print_rm(void)
 {
 	int i;
 
-	printf("\n4. klist_remove wait, us: a walker holds the node %u us; wake = return - the walker's step off it\n",
-	       cfg.hold_us);
+	printf("\n4. synchronous remove, us: a walker holds the node %u us (locked lists: the lock; rculist: a read-side\n"
+	       "   section) while klist_remove() (locked lists: the write lock; rculist: synchronize_rcu()) waits;\n"
+	       "   wake = return - the walker's step off it\n", cfg.hold_us);
 	printf("   %-14s %9s %9s %9s %9s %7s\n", "impl", "wait p50", "wake p50",
 	       "wake p99", "wake max", "rounds");
 	for (i = 0; i < nimpls; i++) {
@@ -168,11 +169,115 @@ static void print_rm(void)
 	}
 }
 
+static void print_sleep(void)
+{
+	int i;
+
+	printf("\n6. writer beside a walker asleep on a node, us: the walker stands on the first node and sleeps %u us\n",
+	       cfg.sleep_us);
+	printf("   there, again and again, while the writer adds other nodes and removes them synchronously (klist_remove();\n"
+	       "   locked lists: list_del under the write lock; rculist: list_del_rcu + synchronize_rcu), %u nodes, %u ms a list\n",
+	       cfg.sizes[0], cfg.sleep_ms);
+	printf("   %-14s %8s %9s %10s %9s %9s %10s %8s %7s\n", "impl", "add p50",
+	       "add p99", "add max", "rm p50", "rm p99", "rm max", "samples", "sleeps");
+	for (i = 0; i < nimpls; i++) {
+		const struct sleep_result *r = &sleepres[i];
+
+		if (!r->n || !r->nrm)
+			continue;
+		printf("   %-14s %8.2f %9.2f %10.1f %9.2f %9.2f %10.1f %8zu %7lu\n",
+		       impls[i]->name, us(pct(r->s, r->n, 50)), us(pct(r->s, r->n, 99)),
+		       us(r->s[r->n - 1]), us(pct(r->rm, r->nrm, 50)),
+		       us(pct(r->rm, r->nrm, 99)), us(r->rm[r->nrm - 1]),
+		       r->n + r->nrm, r->holds);
+	}
+}
+
+/* A summary line's figure for list @i: "name value" or nothing. */
+static void sum_item(int i, const char *fmt, double v, int *first)
+{
+	if (i < 0)
+		return;
+	printf("%s%s ", *first ? "" : ", ", impls[i]->name);
+	printf(fmt, v);
+	*first = 0;
+}
+
+/*
+ * What a klist walk costs, against the lists a userspace programmer
+ * would pick (a mutex list, liburcu's rculist), and what it buys: a
+ * writer that waits for no walk, a walker that may sleep on a node,
+ * a remove that returns when no walker holds the node.
+ */
+static void print_summary(void)
+{
+	const int who[] = { i_ours_fast, i_mutex, i_rcu, i_rwlock, i_lower };
+	int s, k, first;
+	size_t w;
+
+	printf("\nsummary: what a klist walk costs and what it buys (this run; ratios paired per round)\n");
+	if (ran(PART_STEP)) {
+		for (s = 0; s < cfg.nsizes; s++) {
+			printf("   cost, ns a step at %u nodes, no work: ", cfg.sizes[s]);
+			first = 1;
+			for (w = 0; w < sizeof(who) / sizeof(who[0]); w++)
+				sum_item(who[w], "%.1f", who[w] >= 0 ?
+					 median_d(step_ns[s][who[w]], cfg.rounds) : 0, &first);
+			printf("\n");
+		}
+		for (k = 0; k < NR_STEP_RATIOS; k++) {
+			const struct step_ratio *r = &tg.step[k];
+
+			if (!r->have || (k != SR_FAST_MUTEX && k != SR_FAST_RCU &&
+					 k != SR_FAST_LOWER))
+				continue;
+			printf("   cost, %s a step:", r->label);
+			for (s = 0; s < cfg.nsizes; s++)
+				printf("%s %.2fx [%.2f-%.2f] at %u", s ? "," : "",
+				       r->med[s], r->q1[s], r->q3[s], cfg.sizes[s]);
+			printf("\n");
+		}
+	}
+	if (ran(PART_LAT)) {
+		printf("   buys: writer p99 at %u nodes under %u walker%s with work, us: ", cfg.sizes[big],
+		       cfg.walkers, cfg.walkers == 1 ? "" : "s");
+		first = 1;
+		for (w = 0; w < sizeof(who) / sizeof(who[0]); w++)
+			if (who[w] >= 0)
+				sum_item(who[w], "%.1f", us(pct(lat[big][who[w]].s,
+							    lat[big][who[w]].n, 99)), &first);
+		printf("\n");
+	}
+	if (ran(PART_SLEEP)) {
+		printf("   buys: beside a walker asleep %u us on one node, add p99 / synchronous remove of another node p50, us: ",
+		       cfg.sleep_us);
+		first = 1;
+		for (w = 0; w < sizeof(who) / sizeof(who[0]); w++) {
+			const struct sleep_result *r = who[w] >= 0 ? &sleepres[who[w]] : NULL;
+
+			if (!r || !r->n || !r->nrm)
+				continue;
+			printf("%s%s %.1f / %.1f", first ? "" : ", ", impls[who[w]]->name,
+			       us(pct(r->s, r->n, 99)), us(pct(r->rm, r->nrm, 50)));
+			first = 0;
+		}
+		printf("\n");
+	}
+	if (ran(PART_REMOVE) && cfg.remove_rounds) {
+		printf("   buys: synchronous remove, walker off the node -> remove returns, p50 us: ");
+		first = 1;
+		for (w = 0; w < sizeof(who) / sizeof(who[0]); w++)
+			if (who[w] >= 0 && rmres[who[w]].n)
+				sum_item(who[w], "%.1f", us(rmres[who[w]].wake_p50), &first);
+		printf("\n");
+	}
+}
+
 static void print_bytes(void)
 {
 	int i;
 
-	printf("\n5. memory: bytes per node (sizeof what each element embeds), per walker (the iterator, on its\n");
+	printf("\n7. memory: bytes per node (sizeof what each element embeds), per walker (the iterator, on its\n");
 	printf("   stack) and per list (sizeof the head and its lock; none allocates more per list)\n");
 	printf("   %-14s %6s %9s %6s\n", "impl", "node", "iterator", "list");
 	for (i = 0; i < nimpls; i++)
@@ -236,6 +341,9 @@ void print_table(void)
 		print_lat();
 	if (ran(PART_REMOVE) && cfg.remove_rounds)
 		print_rm();
+	if (ran(PART_SLEEP) && cfg.sleep_ms)
+		print_sleep();
 	print_bytes();
 	print_targets();
+	print_summary();
 }

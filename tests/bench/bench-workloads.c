@@ -478,3 +478,112 @@ void run_rm(void)
 		res->wake_max = res->wake[res->n - 1];
 	}
 }
+
+/* --- 5. a writer beside a walker asleep on a node --------------------------- */
+
+struct sleep_result sleepres[MAX_IMPLS];
+
+struct sleeper {
+	const struct bench_ops *ops;
+	struct bench_list *l;
+	int stop;
+	unsigned long holds;
+};
+
+/*
+ * The walker: stands on the first node, sleeps there (a walk that waits
+ * for I/O, or takes a mutex, on each node), steps off, briefly pauses.
+ * A klist walker holds only that node; a locked list's holds its lock;
+ * an RCU walker is inside its read-side section, where it may not sleep
+ * without holding up every grace period.
+ */
+static void *sleeper_fn(void *arg)
+{
+	struct sleeper *sl = arg;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	while (!__atomic_load_n(&sl->stop, __ATOMIC_ACQUIRE)) {
+		sl->ops->hold_first(sl->l);
+		sleep_ns(cfg.sleep_us * 1000ull);
+		sl->ops->release_first(sl->l);
+		sl->holds++;
+		sleep_ns(20000);
+	}
+	return NULL;
+}
+
+static void one_sleep_run(const struct bench_ops *ops, uint64_t ms,
+			  struct sleep_result *res, uint64_t *rng)
+{
+	struct sleeper sl = { .ops = ops };
+	unsigned int slot = 0;
+	uint64_t end;
+	pthread_t th;
+
+	sl.l = ops->create(cfg.sizes[0], SPARE_SLOTS);
+	if (pthread_create(&th, NULL, sleeper_fn, &sl)) {
+		perror("pthread_create");
+		exit(1);
+	}
+	sleep_ns(2 * 1000000ull);
+	end = now_ns() + ms * 1000000ull;
+	while (now_ns() < end && res->n < res->cap && res->nrm < res->cap) {
+		uint64_t a, b;
+		unsigned int tries;
+
+		for (tries = 0; ops->slot_linked(sl.l, slot) && tries < SPARE_SLOTS; tries++)
+			slot = (slot + 1) % SPARE_SLOTS;
+		if (tries == SPARE_SLOTS) {
+			sleep_ns(10000);
+			continue;
+		}
+		writer_pause(rng);
+		a = now_ns();
+		ops->add(sl.l, slot);
+		b = now_ns();
+		res->s[res->n++] = b - a;
+		writer_pause(rng);
+		a = now_ns();
+		ops->remove(sl.l, slot);	/* the slot may be reused now */
+		b = now_ns();
+		res->rm[res->nrm++] = b - a;
+		slot = (slot + 1) % SPARE_SLOTS;
+	}
+	__atomic_store_n(&sl.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	res->holds += sl.holds;
+	ops->destroy(sl.l);
+}
+
+void run_sleep(void)
+{
+	uint64_t rng = cfg.seed;
+	size_t cap = (size_t)cfg.sleep_ms * 4000 / cfg.gap_us + 1024;
+	unsigned int c;
+	int i;
+
+	if (!cfg.sleep_ms)
+		return;
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	for (i = 0; i < nimpls; i++) {
+		if (!impls[i]->hold_first || !impls[i]->remove)
+			continue;
+		sleepres[i].cap = cap;
+		sleepres[i].s = xcalloc(cap, sizeof(uint64_t));
+		sleepres[i].rm = xcalloc(cap, sizeof(uint64_t));
+	}
+	for (c = 0; c < cfg.chunks; c++)
+		for (i = 0; i < nimpls; i++) {
+			int k = (i + c) % nimpls;
+
+			if (sleepres[k].cap)
+				one_sleep_run(impls[k], cfg.sleep_ms / cfg.chunks,
+					      &sleepres[k], &rng);
+		}
+	for (i = 0; i < nimpls; i++) {
+		if (sleepres[i].n)
+			qsort(sleepres[i].s, sleepres[i].n, sizeof(uint64_t), cmp_u64);
+		if (sleepres[i].nrm)
+			qsort(sleepres[i].rm, sleepres[i].nrm, sizeof(uint64_t), cmp_u64);
+	}
+}

@@ -61,7 +61,7 @@ struct bench_ops {
 	size_t node_bytes;	/* what each element must embed to be listed */
 	size_t iter_bytes;	/* walker state on the stack (0: none) */
 	size_t list_bytes;	/* the list head and its lock; none allocate more */
-	bool has_remove;	/* klist_remove(): wait for walkers to let go */
+	bool has_remove;	/* a remove that waits for walkers to let go */
 
 	/* A list of @nr linked nodes plus @spare unlinked writer slots. */
 	struct bench_list *(*create)(unsigned int nr, unsigned int spare);
@@ -79,6 +79,12 @@ struct bench_ops {
 	void (*del)(struct bench_list *l, unsigned int slot);
 	/* The slot is still linked (a walker holds it after del). */
 	bool (*slot_linked)(struct bench_list *l, unsigned int slot);
+	/*
+	 * Writer: delete spare slot @slot and return once no walker can
+	 * reach it, so that its memory may be reused (klist_remove(); an
+	 * RCU list's synchronize_rcu()).  NULL: the list has none.
+	 */
+	void (*remove)(struct bench_list *l, unsigned int slot);
 
 	/*
 	 * klist_remove wait: a walker stands on the first node (hold) and
@@ -101,5 +107,6 @@ extern const struct bench_ops bench_kernel_fast_ops;
 extern const struct bench_ops bench_lower_ops;
 extern const struct bench_ops bench_rwlock_ops;
 extern const struct bench_ops bench_mutex_ops;
+extern const struct bench_ops bench_rcu_ops;	/* with liburcu only */
 
 #endif

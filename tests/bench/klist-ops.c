@@ -83,6 +83,11 @@ static void kl_del(struct bench_list *l, unsigned int slot)
 	klist_del(&l->spare[slot].kn);
 }
 
+static void kl_remove(struct bench_list *l, unsigned int slot)
+{
+	klist_remove(&l->spare[slot].kn);
+}
+
 static bool kl_slot_linked(struct bench_list *l, unsigned int slot)
 {
 	return klist_node_attached(&l->spare[slot].kn);
@@ -123,6 +128,7 @@ const struct bench_ops BENCH_OPS = {
 	.add		= kl_add,
 	.del		= kl_del,
 	.slot_linked	= kl_slot_linked,
+	.remove		= kl_remove,
 	.hold_first	= kl_hold_first,
 	.release_first	= kl_release_first,
 	.remove_first	= kl_remove_first,

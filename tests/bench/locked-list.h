@@ -78,17 +78,51 @@ static bool ll_slot_linked(struct bench_list *l, unsigned int slot)
 	return false;
 }
 
+/*
+ * A walker standing on the first node holds the lock (it holds it for
+ * the whole walk); a remove takes the write lock, so it waits for that
+ * walker as klist_remove() does, and so does every other writer.
+ */
+static void ll_hold_first(struct bench_list *l)
+{
+	ll_read_lock(&l->lock);
+}
+
+static void ll_release_first(struct bench_list *l)
+{
+	ll_read_unlock(&l->lock);
+}
+
+static void ll_remove_first(struct bench_list *l)
+{
+	ll_write_lock(&l->lock);
+	list_del(&l->items[0].node);
+	ll_write_unlock(&l->lock);
+}
+
+static void ll_readd_first(struct bench_list *l)
+{
+	ll_write_lock(&l->lock);
+	list_add(&l->items[0].node, &l->head);
+	ll_write_unlock(&l->lock);
+}
+
 const struct bench_ops LL_OPS = {
 	.name		= LL_NAME,
 	.what		= LL_WHAT,
 	.node_bytes	= sizeof(struct list_head),
 	.iter_bytes	= 0,
 	.list_bytes	= sizeof(ll_lock_t) + sizeof(struct list_head),
-	.has_remove	= false,
+	.has_remove	= true,
 	.create		= ll_create,
 	.destroy	= ll_destroy,
 	.walk		= ll_walk,
 	.add		= ll_add,
 	.del		= ll_del,
 	.slot_linked	= ll_slot_linked,
+	.remove		= ll_del,	/* under the write lock, no walker is on it */
+	.hold_first	= ll_hold_first,
+	.release_first	= ll_release_first,
+	.remove_first	= ll_remove_first,
+	.readd_first	= ll_readd_first,
 };

@@ -4,6 +4,10 @@
 # dpkg-buildpackage -us -uc -b, lintian without errors, the packages
 # unpacked into a scratch root, and docs/library.md's example built and
 # run against the unpacked files through pkg-config and find_package.
+# Then each flavour's two packages unpacked alone into a root of their
+# own, and docs/install.md's commands for that flavour run against it
+# (pkg-config, CMake shared and static, compat): a -dev package needs
+# nothing of the other flavour.
 set -eu
 src=$1
 work=$2
@@ -58,4 +62,27 @@ cmake -S "$work/cmake-user" -B "$work/cmake-user/build" \
 cmake --build "$work/cmake-user/build" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/cmake-user/build/registry-fast"
 LD_LIBRARY_PATH=$libdir "$work/cmake-user/build/registry-checked"
-echo "Debian packages: built, lintian clean of errors, example through pkg-config (also ASan+UBSan, TSan) and find_package: ok"
+
+# Each -dev package alone, with its runtime package, as install.md has it.
+guide=$src/docs/install.md
+. "$(dirname "$0")/guide-blocks.sh"
+for flavour in klist-port-fast klist-port; do
+	case $flavour in
+	klist-port-fast) pkgs="libklist-port-fast-dev libklist-port-fast0" ;;
+	*) pkgs="libklist-port-dev libklist-port0" ;;
+	esac
+	root=$work/root-$flavour
+	mkdir -p "$root"
+	for p in $pkgs; do
+		dpkg-deb -x "$(ls "$work"/${p}_*.deb)" "$root"
+	done
+	(
+		export PKG_CONFIG_PATH=$root/usr/lib/$multiarch/pkgconfig
+		export CMAKE_PREFIX_PATH=$root/usr
+		export LD_LIBRARY_PATH=$root/usr/lib/$multiarch
+		use_flavour $flavour "$work/alone-$flavour" "$work/registry.c" \
+			"$src/examples/klist-walk.c"
+	) || { echo "$flavour: its -dev package alone does not work"; exit 1; }
+	echo "$pkgs alone: install.md's pkg-config, CMake and compat commands: ok"
+done
+echo "Debian packages: built, lintian clean of errors, example through pkg-config (also ASan+UBSan, TSan) and find_package, each -dev package alone: ok"

@@ -19,20 +19,20 @@ cmake_minimum_required(VERSION 3.25)
 project(find-klist-port LANGUAGES C)
 find_package(klist-port 0.1 CONFIG REQUIRED)
 add_executable(walk-shared walk.c)
-target_link_libraries(walk-shared PRIVATE klist-port::klist-port klist-port::klist-port-compat)
+target_link_libraries(walk-shared PRIVATE klist-port::klist-port-compat)
 add_executable(walk-static walk.c)
-target_link_libraries(walk-static PRIVATE klist-port::klist-port-static klist-port::klist-port-compat)
+target_link_libraries(walk-static PRIVATE klist-port::klist-port-compat-static)
 add_executable(system-headers system-headers.c)
 target_compile_options(system-headers PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(system-headers PRIVATE klist-port::klist-port klist-port::klist-port-compat)
+target_link_libraries(system-headers PRIVATE klist-port::klist-port-compat)
 # The fast flavour, from the same package.
 add_executable(walk-fast-shared walk.c)
-target_link_libraries(walk-fast-shared PRIVATE klist-port::klist-port-fast klist-port::klist-port-fast-compat)
+target_link_libraries(walk-fast-shared PRIVATE klist-port::klist-port-fast-compat)
 add_executable(walk-fast-static walk.c)
-target_link_libraries(walk-fast-static PRIVATE klist-port::klist-port-fast-static klist-port::klist-port-fast-compat)
+target_link_libraries(walk-fast-static PRIVATE klist-port::klist-port-fast-compat-static)
 add_executable(system-headers-fast system-headers.c)
 target_compile_options(system-headers-fast PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(system-headers-fast PRIVATE klist-port::klist-port-fast klist-port::klist-port-fast-compat)
+target_link_libraries(system-headers-fast PRIVATE klist-port::klist-port-fast-compat)
 CMAKE
 cmake -S "$scratch" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$prefix" \
 	-DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_C_FLAGS="${CFLAGS:-}" >/dev/null
@@ -43,6 +43,11 @@ cmake --build "$scratch/build" >/dev/null
 "$scratch/build/walk-fast-shared"
 "$scratch/build/walk-fast-static"
 "$scratch/build/system-headers-fast"
+# Static really static: no libklist-port*.so needed.
+for t in walk-static walk-fast-static; do
+	! ldd "$scratch/build/$t" | grep -q libklist-port ||
+		{ echo "$t links a shared klist-port library"; exit 1; }
+done
 # An incompatible version must not be found.
 mkdir -p "$scratch/v9"
 cat > "$scratch/v9/CMakeLists.txt" <<'CMAKE'
