@@ -437,6 +437,21 @@ static void klist_misuse_null_arguments_reported(struct kunit *test)
 	klist_iter_init(&k, &iter);
 	KUNIT_EXPECT_NULL(test, klist_next(&iter));
 	klist_iter_exit(&iter);
+
+	/* M4: the list, node and iterator arguments of the rest. */
+	shim_expect_report("klist_init()");
+	shim_expect_report("klist_node_attached()");
+	shim_expect_report("klist_iter_init_node()");
+	shim_expect_report("klist_next()");
+	shim_expect_report("klist_prev()");
+	shim_expect_report("klist_iter_exit()");
+	klist_init(NULL, NULL, NULL);
+	KUNIT_EXPECT_FALSE(test, klist_node_attached(NULL));
+	klist_iter_init_node(NULL, &iter, NULL);
+	KUNIT_EXPECT_NULL(test, klist_next(NULL));
+	KUNIT_EXPECT_NULL(test, klist_prev(NULL));
+	klist_iter_exit(NULL);
+	KUNIT_EXPECT_EQ(test, shim_expected_reports_seen(), 16);
 }
 
 static void klist_misuse_add_next_to_unlinked_node_reported(struct kunit *test)
