@@ -48,9 +48,37 @@
  * the tail of a body up to its exit: explore.c) the transition is
  * dependent with everything.
  */
-struct ctl_label ctl_label_of(int op, const void *obj, bool ro)
+#define CTL_GRAIN	8	/* a marked access is labelled by its 8-byte words */
+
+struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
+			      bool ro)
 {
+	uintptr_t first, last;
+
 	switch (op) {
+	case SHIM_OP_READ_ONCE:
+	case SHIM_OP_WRITE_ONCE:
+	case SHIM_OP_ACQUIRE:
+	case SHIM_OP_RELEASE:
+	case SHIM_OP_ATOMIC:
+		/*
+		 * By the bytes it covers: WRITE_ONCE(u.whole) and
+		 * READ_ONCE(u.half[1]) start at different addresses and
+		 * overlap.  Each access names the aligned words it
+		 * touches (errs toward dependence: two fields in one word
+		 * are one object); one that spans more than two, all.
+		 */
+		if (!obj)
+			break;
+		first = (uintptr_t)obj & ~(uintptr_t)(CTL_GRAIN - 1);
+		last = ((uintptr_t)obj + (size ? size : 1) - 1) &
+		       ~(uintptr_t)(CTL_GRAIN - 1);
+		if (last - first > CTL_GRAIN)
+			return (struct ctl_label){ .dep = CTL_DEP_ALL };
+		return (struct ctl_label){
+			.obj = (const void *)first,
+			.also = last != first ? (const void *)last : NULL,
+			.dep = ro ? CTL_DEP_READ : CTL_DEP_WRITE };
 	case SHIM_OP_SPIN_LOCK:
 	case SHIM_OP_MUTEX_LOCK:
 	case SHIM_OP_TRYLOCK:

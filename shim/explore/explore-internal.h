@@ -189,8 +189,12 @@ bool dpor_record(struct dpor *d, const struct ctl_shared *sh);
 double dpor_progress(const struct dpor *d);
 /* Next plan into @sh; false when every backtrack point was explored. */
 bool dpor_next(struct dpor *d, struct ctl_shared *sh);
-/* The label of the operation after a point. */
-struct ctl_label ctl_label_of(int op, const void *obj, bool ro);
+/*
+ * The label of the operation after a point; @size is the bytes a marked
+ * access covers (0: not one, or unknown: its first byte).
+ */
+struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
+			      bool ro);
 
 /* explore-run.c: the plan and record shared with the children */
 struct ctl_shared *ctl_shared_get(void);
