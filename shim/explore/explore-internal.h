@@ -143,6 +143,21 @@ void ctl_wmm_stop(void);
 /* What every full barrier modifies: the model's global view. */
 const void *ctl_wmm_fence_obj(void);
 
+/* explore-race.c: data races as verdicts, in the child */
+void ctl_race_instrumented(void);	/* explore-tsan.c is linked */
+void ctl_race_start(void);
+void ctl_race_task_new(int parent, int slot);
+/* @t's transition begins with the operation @ev labels. */
+void ctl_race_transition(int t, struct ctl_label ev);
+void ctl_race_release(int t, const void *obj);
+void ctl_race_acquire(int t, const void *obj);
+void ctl_race_forget(const void *p, unsigned long size);
+/* A plain access by the calling task (@pc: its site), or a marked one. */
+void ctl_race_access(const volatile void *p, unsigned int size, bool write,
+		     const void *pc);
+void ctl_race_marked(const volatile void *p, unsigned int size, bool write,
+		     const char *file, int line);
+
 /* explore-strategy.c */
 void ctl_strategy_begin(struct ctl_shared *sh);
 int ctl_strategy_choose(struct ctl_shared *sh, int idx, unsigned int enabled,

@@ -280,6 +280,7 @@ static void ran(int k, int idx, int c, unsigned int enabled)
 		sh->st[k].ev = ev;
 	}
 	ctl.ev_step = k;
+	ctl_race_transition(c, ev);
 	if (sh->mode != CTL_DPOR)
 		return;
 	if (idx >= 0 && idx == sh->nforced - 1)
@@ -540,6 +541,21 @@ void shim_ctl_point_sized(enum shim_op op, const void *obj, unsigned int size,
 		return;
 	record_step(self, op, obj, size, ro, file, line);
 	switch_to(self, pick(self));
+	/* The marked access itself: an event for the race detector. */
+	switch (op) {
+	case SHIM_OP_READ_ONCE:
+	case SHIM_OP_WRITE_ONCE:
+	case SHIM_OP_ACQUIRE:
+	case SHIM_OP_RELEASE:
+	case SHIM_OP_ATOMIC:
+		ctl_race_marked(obj, size, !ro, file, line);
+		break;
+	case SHIM_OP_REFCOUNT:
+		ctl_race_marked(obj, 4, !ro, file, line);
+		break;
+	default:
+		break;
+	}
 }
 
 void shim_ctl_point(enum shim_op op, const void *obj, bool ro,
@@ -565,6 +581,8 @@ static void block(int self, const void *chan, long ms, enum shim_op op,
 	/* Its retry touches the channel; a timed one, the clock: everything. */
 	record_step(self, SHIM_OP_BLOCK, ms > 0 ? NULL : chan, 0, false, file, line);
 	switch_to(self, pick(self));
+	/* Woken through @chan: what its signaller did before, happened before. */
+	ctl_race_acquire(self, chan);
 	t->deadline = 0;
 	t->chan = NULL;
 }
@@ -599,6 +617,7 @@ void shim_ctl_signal(const void *chan)
 
 	if (!shim_ctl_active)
 		return;
+	ctl_race_release(me(), chan);
 	widen_transition(chan);
 	for (i = 0; i < ctl.ntasks; i++) {
 		struct ctl_task *t = &ctl.t[i];
@@ -651,6 +670,7 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 		return false;
 	slot = add_task(p, CTL_BLOCKED);
 	ctl_wmm_task_new(parent, slot);
+	ctl_race_task_new(parent, slot);
 	t = &ctl.t[slot];
 	t->fn = fn;
 	getcontext(&t->uc);
@@ -688,6 +708,7 @@ void shim_ctl_task_exit(struct task_struct *p)
 	widen_transition(NULL);
 	record_step(self, SHIM_OP_EXIT, p, 0, false, __FILE__, __LINE__);
 	shim_ctl_wmm_mb();	/* what it did is seen by whoever joins it */
+	ctl_race_release(self, &p->shim.exited);
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)
 		if (ctl.t[i].state == CTL_BLOCKED && ctl.t[i].chan == &p->shim.exited)
@@ -722,6 +743,7 @@ static const struct shim_ctl_ops ctl_ops = {
 	.signal = shim_ctl_signal,
 	.on = shim_ctl_on,
 	.task_new = shim_ctl_task_new,
+	.alloc = ctl_race_forget,
 	.now_ms = shim_ctl_now_ms,
 	.wmm_lock = shim_ctl_wmm_lock,
 	.wmm_unlock = shim_ctl_wmm_unlock,
@@ -740,6 +762,7 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl_strategy_begin(sh);
 	ctl_wmm_start(sh->wmm);
 	add_task(current, CTL_RUNNABLE);
+	ctl_race_start();
 	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, 0, false);
 	fiber_adopt_thread(&ctl.t[0]);
 	ctl.running = 0;

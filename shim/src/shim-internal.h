@@ -76,6 +76,12 @@ static inline void shim_hook_wmm_unlock(const void *lock, const char *file, int 
 		shim_ctl_ops->wmm_unlock(lock, file, line);
 }
 
+static inline void shim_hook_alloc(const void *p, unsigned long size)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->alloc(p, size);
+}
+
 static inline void shim_hook_wmm_mb(void)
 {
 	if (shim_ctl_active)

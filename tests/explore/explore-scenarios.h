@@ -66,7 +66,8 @@ extern int point_forbidden;
 	X(zoo_sleep_in_atomic)			\
 	X(zoo_never_completed)			\
 	X(zoo_use_after_free)			\
-	X(zoo_double_checked)
+	X(zoo_double_checked)			\
+	X(zoo_data_race)
 
 /* ... and those that show only under the weak-memory model. */
 #define EXPLORE_ZOO_WMM_SCENARIOS(X)		\

@@ -56,6 +56,8 @@ struct shim_ctl_ops {
 	bool (*on)(void);
 	/* A kthread just made becomes a task of the run; false if not. */
 	bool (*task_new)(struct task_struct *p, void (*fn)(struct task_struct *p));
+	/* A block just allocated (for the race detector: a fresh range). */
+	void (*alloc)(const void *p, unsigned long size);
 	/* The simulated clock, in ms. */
 	long (*now_ms)(void);
 	/* The weak-memory model's lock, unlock and full barrier (no-ops under sc). */
