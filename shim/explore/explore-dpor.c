@@ -224,7 +224,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 		    bool whole)
 {
 	int last[CTL_MAX_TASKS], lastdep[CTL_MAX_TASKS];
-	int lastlock[CTL_MAX_TASKS], lastall[CTL_MAX_TASKS];
+	int lastall[CTL_MAX_TASKS];
 	uint16_t count[CTL_MAX_TASKS];
 	int ntasks = sh->ntasks, k, q;
 	unsigned long long id = 0;
@@ -232,7 +232,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 	if (ntasks > CTL_MAX_TASKS)
 		ntasks = CTL_MAX_TASKS;
 	for (q = 0; q < ntasks; q++) {
-		last[q] = lastdep[q] = lastlock[q] = lastall[q] = -1;
+		last[q] = lastdep[q] = lastall[q] = -1;
 		count[q] = 0;
 	}
 	if (!++gen) {
@@ -289,8 +289,6 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 				cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
 			if (a)
 				cand[q] = later(cand[q], a->any[q]);
-			if (ev.dep == CTL_DEP_LOCK)
-				cand[q] = later(cand[q], lastlock[q]);
 			if (e || a)
 				cand[q] = later(cand[q], lastall[q]);
 		}
@@ -334,8 +332,6 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			}
 			if (a)
 				a->any[p] = a->write[p] = k;
-			if (ev.dep == CTL_DEP_LOCK)
-				lastlock[p] = k;
 		}
 		if (whole) {
 			unsigned long long h = mix((unsigned long long)p << 32 | posn[k]);

@@ -41,7 +41,14 @@ enum ctl_dep {
 	CTL_DEP_NONE,	/* no effect another task can see (barrier, yield) */
 	CTL_DEP_READ,	/* reads obj */
 	CTL_DEP_WRITE,	/* modifies obj */
-	CTL_DEP_LOCK,	/* takes lock obj: also lockdep's one shared graph */
+	/*
+	 * Takes lock obj.  Takes of different locks commute (#37): the
+	 * lock-order edges a run adds (each lock taken, with what its task
+	 * already holds) are the same for every schedule of its trace, so
+	 * whether lockdep finds a cycle in them is too; only which
+	 * acquisition closes it, and so the report's wording, may differ.
+	 */
+	CTL_DEP_LOCK,
 	CTL_DEP_ALL,	/* cannot be named: dependent with everything */
 };
 
@@ -64,8 +71,6 @@ static inline bool ctl_dependent(struct ctl_label a, struct ctl_label b)
 		return true;
 	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
 		return false;
-	if (a.dep == CTL_DEP_LOCK && b.dep == CTL_DEP_LOCK)
-		return true;
 	return a.obj == b.obj &&
 	       (a.dep != CTL_DEP_READ || b.dep != CTL_DEP_READ);
 }
