@@ -86,6 +86,16 @@ struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 			return (struct ctl_label){ .obj = obj, .dep = CTL_DEP_LOCK };
 		break;
 	}
+	/*
+	 * An operation that names nothing, whose effect no other task sees
+	 * (an allocation, a barrier under sc, a yield): the plain code after
+	 * it is what made it dependent with everything.  With plain accesses
+	 * checked (explore-race.c) that code is either ordered by what the
+	 * labels name or a reported data race: it names nothing.
+	 */
+	if (!obj && ctl_race_on() &&
+	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD))
+		return (struct ctl_label){ .dep = CTL_DEP_NONE };
 	if (!obj)
 		return (struct ctl_label){ .dep = CTL_DEP_ALL };
 	return (struct ctl_label){ .obj = obj,

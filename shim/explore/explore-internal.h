@@ -150,6 +150,9 @@ const void *ctl_wmm_fence_obj(void);
 
 /* explore-race.c: data races as verdicts, in the child */
 void ctl_race_instrumented(void);	/* explore-tsan.c is linked */
+bool ctl_race_on(void);		/* ... so plain accesses are checked */
+/* The running transition made a plain access no label can name. */
+void ctl_widen_all(void);
 void ctl_race_start(void);
 void ctl_race_task_new(int parent, int slot);
 /* @t's transition begins with the operation @ev labels. */

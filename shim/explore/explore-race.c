@@ -90,6 +90,11 @@ bool shim_explore_sees_accesses(void)
 	return rc.on;
 }
 
+bool ctl_race_on(void)
+{
+	return rc.on;
+}
+
 void ctl_race_start(void)
 {
 	if (!rc.on)
@@ -276,6 +281,18 @@ static bool declared(uintptr_t a)
 	return false;
 }
 
+/* An access to a field declared racy: outside the relation, so its transition is dependent with everything. */
+static void declared_access(uintptr_t lo, uintptr_t hi)
+{
+	int i;
+
+	for (i = 0; i < rc.ndeclared; i++)
+		if (lo < rc.declared[i].hi && rc.declared[i].lo < hi) {
+			ctl_widen_all();
+			return;
+		}
+}
+
 /* "uevent.c:114 (ddm_object_uevent)": the source line of @pc, by addr2line. */
 static void site_of(const struct race_acc *x, char *buf, size_t len)
 {
@@ -393,6 +410,8 @@ static void access(uintptr_t addr, unsigned int size, bool write,
 
 	if (t < 0 || !rc.words)
 		return;
+	if (rc.ndeclared)
+		declared_access(addr, end);
 	while (addr < end) {
 		uintptr_t word = addr & ~(uintptr_t)7;
 		uintptr_t stop = word + 8 < end ? word + 8 : end;

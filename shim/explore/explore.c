@@ -246,6 +246,12 @@ static void widen_transition(const void *chan)
 	}
 }
 
+void ctl_widen_all(void)
+{
+	if (ctl.sh && me() >= 0)
+		widen_transition(NULL);
+}
+
 void ctl_touch(const void *obj)
 {
 	struct ctl_step *k;
@@ -702,10 +708,15 @@ void shim_ctl_task_exit(struct task_struct *p)
 	if (self < 0 || !shim_ctl_active)
 		return;
 	/*
-	 * Its last transition ran the body's tail, whose plain accesses no
-	 * point names, and woke its joiner: dependent with everything.
+	 * Its last transition ran the body's tail and woke its joiner.  With
+	 * plain accesses checked (explore-race.c) the tail's plain code is
+	 * either ordered by what the labels name or a reported data race,
+	 * so the transition names the joiner's channel only; without, the
+	 * tail's plain accesses are unnamed: dependent with everything.
+	 * Under wmm the exit's barrier names the model's view as well: two
+	 * objects, so everything there too.
 	 */
-	widen_transition(NULL);
+	widen_transition(ctl_race_on() && !ctl.sh->wmm ? &p->shim.exited : NULL);
 	record_step(self, SHIM_OP_EXIT, p, 0, false, __FILE__, __LINE__);
 	shim_ctl_wmm_mb();	/* what it did is seen by whoever joins it */
 	ctl_race_release(self, &p->shim.exited);
