@@ -61,6 +61,7 @@ struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 	case SHIM_OP_ACQUIRE:
 	case SHIM_OP_RELEASE:
 	case SHIM_OP_ATOMIC:
+	case SHIM_OP_REFCOUNT:	/* its counter: refcount_read() is an atomic_read() */
 		/*
 		 * By the bytes it covers: WRITE_ONCE(u.whole) and
 		 * READ_ONCE(u.half[1]) start at different addresses and

@@ -133,6 +133,10 @@ void shim_ctl_fail(const char *file, int line, const char *title);
 const char *shim_op_name(int op);
 /* The calling task's slot (-1: not under control), and the run's record. */
 int ctl_self(void);
+/* The same, cheaply, for the access hooks: -1 off the controlling thread. */
+int ctl_self_fast(void);
+/* Tasks in the run. */
+int ctl_ntasks(void);
 struct ctl_shared *ctl_shared_now(void);
 /*
  * A step of the calling task that chooses among @n options (a store to

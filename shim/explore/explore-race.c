@@ -27,7 +27,7 @@
  * The shadow keeps, per aligned 8-byte word, each task's last read and
  * last write (epoch, bytes, marked or plain, site); a kmalloc()ed
  * block's words are forgotten, so a reused address starts clean.
- * Limits, each a failure of the run when reached, never silent: 8192
+ * Limits, each a failure of the run when reached, never silent: 4096
  * words, 1024 synchronisation objects, 16 declared ranges per run.
  */
 /* Bookkeeping here is no scheduling point (<shim/ctl-hook.h>). */
@@ -42,17 +42,17 @@
 #include "../src/shim-explore-api.h"
 #include "explore-internal.h"
 
-#define RACE_WORDS	8192
+#define RACE_WORDS	4096
 #define RACE_SYNCS	1024
 #define RACE_DECLARED	16
 
+/* 16 bytes: the shadow is touched on every access, page faults count. */
 struct race_acc {
 	uint32_t epoch;		/* 0: none */
 	uint8_t mask;		/* the bytes of the word */
 	bool marked;
-	int line;		/* 0: @pc is the site */
-	const char *file;
-	const void *pc;
+	uint16_t line;		/* 0: @site is the pc, else the file */
+	const void *site;
 };
 
 struct race_word {
@@ -240,7 +240,7 @@ static struct race_word *word_of(uintptr_t addr)
 		}
 	}
 	shim_ctl_fail(__FILE__, __LINE__,
-		      "explore: more than 8192 words accessed in one run (race detector)");
+		      "explore: more than 4096 words accessed in one run (race detector)");
 	return NULL;
 }
 
@@ -303,15 +303,17 @@ static void site_of(const struct race_acc *x, char *buf, size_t len)
 	FILE *f;
 
 	if (x->line) {
-		b = strrchr(x->file, '/');
-		snprintf(buf, len, "%s:%d", b ? b + 1 : x->file, x->line);
+		const char *file = x->site;
+
+		b = strrchr(file, '/');
+		snprintf(buf, len, "%s:%u", b ? b + 1 : file, x->line);
 		return;
 	}
-	if (!dladdr(x->pc, &info) || !info.dli_fname) {
-		snprintf(buf, len, "%p", x->pc);
+	if (!dladdr(x->site, &info) || !info.dli_fname) {
+		snprintf(buf, len, "%p", x->site);
 		return;
 	}
-	off = (uintptr_t)x->pc - 1;
+	off = (uintptr_t)x->site - 1;
 	/* A position-independent executable: its addresses are offsets. */
 	if ((uintptr_t)info.dli_fbase != 0x400000)
 		off -= (uintptr_t)info.dli_fbase;
@@ -332,9 +334,9 @@ static void site_of(const struct race_acc *x, char *buf, size_t len)
 		snprintf(buf, len, "%s", out);
 	else if (info.dli_sname)
 		snprintf(buf, len, "%s+%#lx", info.dli_sname,
-			 (unsigned long)((uintptr_t)x->pc - (uintptr_t)info.dli_saddr));
+			 (unsigned long)((uintptr_t)x->site - (uintptr_t)info.dli_saddr));
 	else
-		snprintf(buf, len, "%p", x->pc);
+		snprintf(buf, len, "%p", x->site);
 }
 
 static void report(int t, const struct race_acc *now, bool wnow, int u,
@@ -346,7 +348,7 @@ static void report(int t, const struct race_acc *now, bool wnow, int u,
 	rc.reported = true;
 	site_of(then, b, sizeof(b));
 	site_of(now, a, sizeof(a));
-	shim_report(now->line ? now->file : __FILE__, now->line ? now->line : __LINE__,
+	shim_report(now->line ? now->site : __FILE__, now->line ? now->line : __LINE__,
 		    "DATA RACE: %s %s by %s at %s and %s %s of %u byte(s) by %s at %s, not ordered by happens-before",
 		    then->marked ? "marked" : "plain", wthen ? "write" : "read",
 		    sh->names[u], b, now->marked ? "marked" : "plain",
@@ -360,9 +362,8 @@ static void record(struct race_acc *slot, uint32_t epoch, uint8_t mask,
 		slot->mask |= mask;
 		slot->marked = slot->marked && x->marked;
 		if (!x->marked || slot->marked) {
-			slot->file = x->file;
 			slot->line = x->line;
-			slot->pc = x->pc;
+			slot->site = x->site;
 		}
 		return;
 	}
@@ -376,11 +377,11 @@ static void access_word(int t, uintptr_t word, uint8_t mask, bool write,
 {
 	struct race_word *w = word_of(word);
 	uint32_t *vc = rc.vc[t];
-	int u;
+	int u, n = ctl_ntasks();
 
 	if (!w)
 		return;
-	for (u = 0; u < CTL_MAX_TASKS && !rc.reported; u++) {
+	for (u = 0; u < n && !rc.reported; u++) {
 		const struct race_acc *o;
 
 		if (u == t)
@@ -405,7 +406,7 @@ static void access_word(int t, uintptr_t word, uint8_t mask, bool write,
 static void access(uintptr_t addr, unsigned int size, bool write,
 		   const struct race_acc *x)
 {
-	int t = ctl_self();
+	int t = ctl_self_fast();
 	uintptr_t end = addr + size;
 
 	if (t < 0 || !rc.words)
@@ -427,7 +428,7 @@ static void access(uintptr_t addr, unsigned int size, bool write,
 void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 		     const void *pc)
 {
-	struct race_acc x = { .pc = pc };
+	struct race_acc x = { .site = pc };
 
 	if (!shim_ctl_active)
 		return;
@@ -437,7 +438,8 @@ void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 void ctl_race_marked(const volatile void *p, unsigned int size, bool write,
 		     const char *file, int line)
 {
-	struct race_acc x = { .marked = true, .file = file, .line = line };
+	struct race_acc x = { .marked = true, .site = file,
+			      .line = (uint16_t)(line > 0 && line < 65536 ? line : 1) };
 
 	if (!rc.on || !shim_ctl_active || !p)
 		return;

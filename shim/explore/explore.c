@@ -135,6 +135,19 @@ int ctl_self(void)
 	return me();
 }
 
+/* The thread the run's coroutines share: only it runs a controlled task. */
+static __thread bool ctl_thread;
+
+int ctl_self_fast(void)
+{
+	return shim_ctl_active && ctl_thread ? ctl.running : -1;
+}
+
+int ctl_ntasks(void)
+{
+	return ctl.ntasks;
+}
+
 struct ctl_shared *ctl_shared_now(void)
 {
 	return ctl.sh;
@@ -777,5 +790,6 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, 0, false);
 	fiber_adopt_thread(&ctl.t[0]);
 	ctl.running = 0;
+	ctl_thread = true;
 	shim_ctl_install(&ctl_ops);
 }
