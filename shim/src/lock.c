@@ -115,7 +115,7 @@ static void ctl_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		if (!failed)
 			break;
 		shim_hook_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
-			       SHIM_OP_MUTEX_LOCK, file, line, func);
+				SHIM_OP_MUTEX_LOCK, file, line, func);
 	}
 }
 

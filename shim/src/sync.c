@@ -120,7 +120,7 @@ static bool ctl_wait_done(struct completion *x, long ms, const char *file,
 		if (shim_hook_now_ms() - start >= ms)
 			return false;
 		shim_hook_block_timed(x, ms - (shim_hook_now_ms() - start),
-				     SHIM_OP_WAIT, file, line, func);
+				      SHIM_OP_WAIT, file, line, func);
 	}
 }
 

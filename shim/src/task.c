@@ -267,7 +267,7 @@ static long ctl_sleep(long timeout_ms, const char *file, int line,
 			continue;
 		}
 		if (shim_hook_block_timed(p, timeout_ms - (shim_hook_now_ms() - start),
-					 SHIM_OP_SCHEDULE, file, line, func) &&
+					  SHIM_OP_SCHEDULE, file, line, func) &&
 		    shim_hook_now_ms() - start >= timeout_ms) {
 			pthread_mutex_lock(&p->shim.wait_lock);
 			WRITE_ONCE(p->__state, TASK_RUNNING);
