@@ -298,7 +298,7 @@ static void site_of(const struct race_acc *x, char *buf, size_t len)
 {
 	const char *b;
 	Dl_info info;
-	char cmd[512], out[256] = "";
+	char cmd[512], out[272] = "";
 	uintptr_t off;
 	FILE *f;
 
