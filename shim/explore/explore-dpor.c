@@ -48,9 +48,38 @@
  * the tail of a body up to its exit: explore.c) the transition is
  * dependent with everything.
  */
-struct ctl_label ctl_label_of(int op, const void *obj, bool ro)
+#define CTL_GRAIN	8	/* a marked access is labelled by its 8-byte words */
+
+struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
+			      bool ro)
 {
+	uintptr_t first, last;
+
 	switch (op) {
+	case SHIM_OP_READ_ONCE:
+	case SHIM_OP_WRITE_ONCE:
+	case SHIM_OP_ACQUIRE:
+	case SHIM_OP_RELEASE:
+	case SHIM_OP_ATOMIC:
+	case SHIM_OP_REFCOUNT:	/* its counter: refcount_read() is an atomic_read() */
+		/*
+		 * By the bytes it covers: WRITE_ONCE(u.whole) and
+		 * READ_ONCE(u.half[1]) start at different addresses and
+		 * overlap.  Each access names the aligned words it
+		 * touches (errs toward dependence: two fields in one word
+		 * are one object); one that spans more than two, all.
+		 */
+		if (!obj)
+			break;
+		first = (uintptr_t)obj & ~(uintptr_t)(CTL_GRAIN - 1);
+		last = ((uintptr_t)obj + (size ? size : 1) - 1) &
+		       ~(uintptr_t)(CTL_GRAIN - 1);
+		if (last - first > CTL_GRAIN)
+			return (struct ctl_label){ .dep = CTL_DEP_ALL };
+		return (struct ctl_label){
+			.obj = (const void *)first,
+			.also = last != first ? (const void *)last : NULL,
+			.dep = ro ? CTL_DEP_READ : CTL_DEP_WRITE };
 	case SHIM_OP_SPIN_LOCK:
 	case SHIM_OP_MUTEX_LOCK:
 	case SHIM_OP_TRYLOCK:
@@ -58,6 +87,16 @@ struct ctl_label ctl_label_of(int op, const void *obj, bool ro)
 			return (struct ctl_label){ .obj = obj, .dep = CTL_DEP_LOCK };
 		break;
 	}
+	/*
+	 * An operation that names nothing, whose effect no other task sees
+	 * (an allocation, a barrier under sc, a yield): the plain code after
+	 * it is what made it dependent with everything.  With plain accesses
+	 * checked (explore-race.c) that code is either ordered by what the
+	 * labels name or a reported data race: it names nothing.
+	 */
+	if (!obj && ctl_race_on() &&
+	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD))
+		return (struct ctl_label){ .dep = CTL_DEP_NONE };
 	if (!obj)
 		return (struct ctl_label){ .dep = CTL_DEP_ALL };
 	return (struct ctl_label){ .obj = obj,
@@ -196,7 +235,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 		    bool whole)
 {
 	int last[CTL_MAX_TASKS], lastdep[CTL_MAX_TASKS];
-	int lastlock[CTL_MAX_TASKS], lastall[CTL_MAX_TASKS];
+	int lastall[CTL_MAX_TASKS];
 	uint16_t count[CTL_MAX_TASKS];
 	int ntasks = sh->ntasks, k, q;
 	unsigned long long id = 0;
@@ -204,7 +243,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 	if (ntasks > CTL_MAX_TASKS)
 		ntasks = CTL_MAX_TASKS;
 	for (q = 0; q < ntasks; q++) {
-		last[q] = lastdep[q] = lastlock[q] = lastall[q] = -1;
+		last[q] = lastdep[q] = lastall[q] = -1;
 		count[q] = 0;
 	}
 	if (!++gen) {
@@ -261,8 +300,6 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 				cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
 			if (a)
 				cand[q] = later(cand[q], a->any[q]);
-			if (ev.dep == CTL_DEP_LOCK)
-				cand[q] = later(cand[q], lastlock[q]);
 			if (e || a)
 				cand[q] = later(cand[q], lastall[q]);
 		}
@@ -306,8 +343,6 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			}
 			if (a)
 				a->any[p] = a->write[p] = k;
-			if (ev.dep == CTL_DEP_LOCK)
-				lastlock[p] = k;
 		}
 		if (whole) {
 			unsigned long long h = mix((unsigned long long)p << 32 | posn[k]);

@@ -41,7 +41,14 @@ enum ctl_dep {
 	CTL_DEP_NONE,	/* no effect another task can see (barrier, yield) */
 	CTL_DEP_READ,	/* reads obj */
 	CTL_DEP_WRITE,	/* modifies obj */
-	CTL_DEP_LOCK,	/* takes lock obj: also lockdep's one shared graph */
+	/*
+	 * Takes lock obj.  Takes of different locks commute (#37): the
+	 * lock-order edges a run adds (each lock taken, with what its task
+	 * already holds) are the same for every schedule of its trace, so
+	 * whether lockdep finds a cycle in them is too; only which
+	 * acquisition closes it, and so the report's wording, may differ.
+	 */
+	CTL_DEP_LOCK,
 	CTL_DEP_ALL,	/* cannot be named: dependent with everything */
 };
 
@@ -64,8 +71,6 @@ static inline bool ctl_dependent(struct ctl_label a, struct ctl_label b)
 		return true;
 	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
 		return false;
-	if (a.dep == CTL_DEP_LOCK && b.dep == CTL_DEP_LOCK)
-		return true;
 	return a.obj == b.obj &&
 	       (a.dep != CTL_DEP_READ || b.dep != CTL_DEP_READ);
 }
@@ -128,6 +133,10 @@ void shim_ctl_fail(const char *file, int line, const char *title);
 const char *shim_op_name(int op);
 /* The calling task's slot (-1: not under control), and the run's record. */
 int ctl_self(void);
+/* The same, cheaply, for the access hooks: -1 off the controlling thread. */
+int ctl_self_fast(void);
+/* Tasks in the run. */
+int ctl_ntasks(void);
 struct ctl_shared *ctl_shared_now(void);
 /*
  * A step of the calling task that chooses among @n options (a store to
@@ -142,6 +151,24 @@ void ctl_wmm_task_new(int parent, int slot);
 void ctl_wmm_stop(void);
 /* What every full barrier modifies: the model's global view. */
 const void *ctl_wmm_fence_obj(void);
+
+/* explore-race.c: data races as verdicts, in the child */
+void ctl_race_instrumented(void);	/* explore-tsan.c is linked */
+bool ctl_race_on(void);		/* ... so plain accesses are checked */
+/* The running transition made a plain access no label can name. */
+void ctl_widen_all(void);
+void ctl_race_start(void);
+void ctl_race_task_new(int parent, int slot);
+/* @t's transition begins with the operation @ev labels. */
+void ctl_race_transition(int t, struct ctl_label ev);
+void ctl_race_release(int t, const void *obj);
+void ctl_race_acquire(int t, const void *obj);
+void ctl_race_forget(const void *p, unsigned long size);
+/* A plain access by the calling task (@pc: its site), or a marked one. */
+void ctl_race_access(const volatile void *p, unsigned int size, bool write,
+		     const void *pc);
+void ctl_race_marked(const volatile void *p, unsigned int size, bool write,
+		     const char *file, int line);
 
 /* explore-strategy.c */
 void ctl_strategy_begin(struct ctl_shared *sh);
@@ -189,8 +216,12 @@ bool dpor_record(struct dpor *d, const struct ctl_shared *sh);
 double dpor_progress(const struct dpor *d);
 /* Next plan into @sh; false when every backtrack point was explored. */
 bool dpor_next(struct dpor *d, struct ctl_shared *sh);
-/* The label of the operation after a point. */
-struct ctl_label ctl_label_of(int op, const void *obj, bool ro);
+/*
+ * The label of the operation after a point; @size is the bytes a marked
+ * access covers (0: not one, or unknown: its first byte).
+ */
+struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
+			      bool ro);
 
 /* explore-run.c: the plan and record shared with the children */
 struct ctl_shared *ctl_shared_get(void);

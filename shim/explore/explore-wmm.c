@@ -371,7 +371,7 @@ int shim_ctl_load(const volatile void *p, unsigned int size, void *val,
 	unsigned long long v;
 	int op = op_of_load(mo), m;
 
-	shim_ctl_point(op, (const void *)p, true, file, line);
+	shim_ctl_point_sized(op, (const void *)p, size, true, file, line);
 	if (!shim_ctl_wmm) {
 		v = mem_read((uintptr_t)p, size);
 		memcpy(val, &v, size);
@@ -398,7 +398,7 @@ void shim_ctl_store(volatile void *p, unsigned int size, const void *val,
 	int op = mo == SHIM_MO_RELEASE ? SHIM_OP_RELEASE : SHIM_OP_WRITE_ONCE;
 
 	memcpy(&v, val, size);
-	shim_ctl_point(op, (const void *)p, false, file, line);
+	shim_ctl_point_sized(op, (const void *)p, size, false, file, line);
 	if (!shim_ctl_wmm) {
 		memcpy((void *)p, &v, size);
 		return;
@@ -478,7 +478,7 @@ void shim_ctl_rmw(volatile void *p, unsigned int size, enum shim_rmw op,
 {
 	unsigned long long o, nv;
 
-	shim_ctl_point(SHIM_OP_ATOMIC, (const void *)p, false, file, line);
+	shim_ctl_point_sized(SHIM_OP_ATOMIC, (const void *)p, size, false, file, line);
 	if (!shim_ctl_wmm) {
 		o = mem_read((uintptr_t)p, size);
 		if (rmw_new(op, o, a, b, size, &nv))

@@ -69,8 +69,6 @@ struct ctl_task {
 
 #define CTL_STACK	(256 << 10)
 
-int shim_ctl_active;
-
 /*
  * No lock: every task runs on the one thread, and a pthread mutex taken
  * in one coroutine and released in another is a bug to ThreadSanitizer.
@@ -112,6 +110,8 @@ static const char *const op_names[SHIM_OP_NR] = {
 	[SHIM_OP_BLOCK] = "blocks",
 	[SHIM_OP_START] = "start",
 	[SHIM_OP_EXIT] = "exit",
+	[SHIM_OP_IS_LOCKED] = "is_locked",
+	[SHIM_OP_DONE] = "completion_done",
 };
 
 const char *shim_op_name(int op)
@@ -133,6 +133,19 @@ static int me(void)
 int ctl_self(void)
 {
 	return me();
+}
+
+/* The thread the run's coroutines share: only it runs a controlled task. */
+static __thread bool ctl_thread;
+
+int ctl_self_fast(void)
+{
+	return shim_ctl_active && ctl_thread ? ctl.running : -1;
+}
+
+int ctl_ntasks(void)
+{
+	return ctl.ntasks;
 }
 
 struct ctl_shared *ctl_shared_now(void)
@@ -185,15 +198,19 @@ static bool may_fence(int op)
 	return false;
 }
 
-static void record_step(int slot, int op, const void *obj, bool ro,
-			const char *file, int line)
+static void record_step(int slot, int op, const void *obj, unsigned int size,
+			bool ro, const char *file, int line)
 {
 	struct ctl_shared *sh = ctl.sh;
 	struct ctl_step *s;
 
-	ctl.t[slot].pend = ctl_label_of(op, obj, ro);
-	if (sh->wmm && may_fence(op))
+	ctl.t[slot].pend = ctl_label_of(op, obj, size, ro);
+	if (sh->wmm && may_fence(op)) {
+		/* Its second word taken: the label cannot say both. */
+		if (ctl.t[slot].pend.also)
+			ctl.t[slot].pend.dep = CTL_DEP_ALL;
 		ctl.t[slot].pend.also = ctl_wmm_fence_obj();
+	}
 
 	if (sh->nsteps == CTL_MAX_STEPS) {
 		shim_report(file, line,
@@ -242,6 +259,12 @@ static void widen_transition(const void *chan)
 	}
 }
 
+void ctl_widen_all(void)
+{
+	if (ctl.sh && me() >= 0)
+		widen_transition(NULL);
+}
+
 void ctl_touch(const void *obj)
 {
 	struct ctl_step *k;
@@ -276,6 +299,7 @@ static void ran(int k, int idx, int c, unsigned int enabled)
 		sh->st[k].ev = ev;
 	}
 	ctl.ev_step = k;
+	ctl_race_transition(c, ev);
 	if (sh->mode != CTL_DPOR)
 		return;
 	if (idx >= 0 && idx == sh->nforced - 1)
@@ -491,7 +515,7 @@ int ctl_choose_value(unsigned int n, int op, const char *file, int line)
 
 	if (self < 0)
 		return 0;
-	record_step(self, op, NULL, false, file, line);
+	record_step(self, op, NULL, 0, false, file, line);
 	if (n <= 1 || sh->nchoices == CTL_MAX_CHOICES)
 		return 0;
 	i = sh->nchoices++;
@@ -527,15 +551,36 @@ static void switch_to(int self, int next)
 	fiber_arrive(self);
 }
 
-void shim_ctl_point(enum shim_op op, const void *obj, bool ro,
-		    const char *file, int line)
+void shim_ctl_point_sized(enum shim_op op, const void *obj, unsigned int size,
+			  bool ro, const char *file, int line)
 {
 	int self = me();
 
 	if (self < 0)
 		return;
-	record_step(self, op, obj, ro, file, line);
+	record_step(self, op, obj, size, ro, file, line);
 	switch_to(self, pick(self));
+	/* The marked access itself: an event for the race detector. */
+	switch (op) {
+	case SHIM_OP_READ_ONCE:
+	case SHIM_OP_WRITE_ONCE:
+	case SHIM_OP_ACQUIRE:
+	case SHIM_OP_RELEASE:
+	case SHIM_OP_ATOMIC:
+		ctl_race_marked(obj, size, !ro, file, line);
+		break;
+	case SHIM_OP_REFCOUNT:
+		ctl_race_marked(obj, 4, !ro, file, line);
+		break;
+	default:
+		break;
+	}
+}
+
+void shim_ctl_point(enum shim_op op, const void *obj, bool ro,
+		    const char *file, int line)
+{
+	shim_ctl_point_sized(op, obj, 0, ro, file, line);
 }
 
 static void block(int self, const void *chan, long ms, enum shim_op op,
@@ -553,8 +598,10 @@ static void block(int self, const void *chan, long ms, enum shim_op op,
 	t->deadline = ms > 0 ? ctl.now + ms : 0;
 	t->timed_out = false;
 	/* Its retry touches the channel; a timed one, the clock: everything. */
-	record_step(self, SHIM_OP_BLOCK, ms > 0 ? NULL : chan, false, file, line);
+	record_step(self, SHIM_OP_BLOCK, ms > 0 ? NULL : chan, 0, false, file, line);
 	switch_to(self, pick(self));
+	/* Woken through @chan: what its signaller did before, happened before. */
+	ctl_race_acquire(self, chan);
 	t->deadline = 0;
 	t->chan = NULL;
 }
@@ -589,6 +636,7 @@ void shim_ctl_signal(const void *chan)
 
 	if (!shim_ctl_active)
 		return;
+	ctl_race_release(me(), chan);
 	widen_transition(chan);
 	for (i = 0; i < ctl.ntasks; i++) {
 		struct ctl_task *t = &ctl.t[i];
@@ -641,6 +689,7 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 		return false;
 	slot = add_task(p, CTL_BLOCKED);
 	ctl_wmm_task_new(parent, slot);
+	ctl_race_task_new(parent, slot);
 	t = &ctl.t[slot];
 	t->fn = fn;
 	getcontext(&t->uc);
@@ -655,7 +704,7 @@ bool shim_ctl_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 	fiber_new(t);
 	makecontext(&t->uc, (void (*)(void))trampoline, 1, slot);
 	ctl.t[slot].chan = p;
-	ctl.t[slot].pend = ctl_label_of(SHIM_OP_BLOCK, p, false);
+	ctl.t[slot].pend = ctl_label_of(SHIM_OP_BLOCK, p, 0, false);
 	ctl.t[slot].op = SHIM_OP_KTHREAD;
 	ctl.t[slot].file = __FILE__;
 	ctl.t[slot].line = __LINE__;
@@ -672,12 +721,18 @@ void shim_ctl_task_exit(struct task_struct *p)
 	if (self < 0 || !shim_ctl_active)
 		return;
 	/*
-	 * Its last transition ran the body's tail, whose plain accesses no
-	 * point names, and woke its joiner: dependent with everything.
+	 * Its last transition ran the body's tail and woke its joiner.  With
+	 * plain accesses checked (explore-race.c) the tail's plain code is
+	 * either ordered by what the labels name or a reported data race,
+	 * so the transition names the joiner's channel only; without, the
+	 * tail's plain accesses are unnamed: dependent with everything.
+	 * Under wmm the exit's barrier names the model's view as well: two
+	 * objects, so everything there too.
 	 */
-	widen_transition(NULL);
-	record_step(self, SHIM_OP_EXIT, p, false, __FILE__, __LINE__);
+	widen_transition(ctl_race_on() && !ctl.sh->wmm ? &p->shim.exited : NULL);
+	record_step(self, SHIM_OP_EXIT, p, 0, false, __FILE__, __LINE__);
 	shim_ctl_wmm_mb();	/* what it did is seen by whoever joins it */
+	ctl_race_release(self, &p->shim.exited);
 	ctl.t[self].state = CTL_EXITED;
 	for (i = 0; i < ctl.ntasks; i++)
 		if (ctl.t[i].state == CTL_BLOCKED && ctl.t[i].chan == &p->shim.exited)
@@ -693,7 +748,7 @@ void shim_ctl_stop(void)
 {
 	int i;
 
-	shim_ctl_active = 0;
+	shim_ctl_install(NULL);
 	ctl_wmm_stop();
 	for (i = 1; i < ctl.ntasks; i++) {
 		fiber_destroy(&ctl.t[i]);
@@ -703,6 +758,21 @@ void shim_ctl_stop(void)
 	current->shim.ctl_slot = 0;
 	ctl.ntasks = 0;
 }
+
+/* What the shim's sources may call: the one door (<shim/ctl-hook.h>). */
+static const struct shim_ctl_ops ctl_ops = {
+	.point = shim_ctl_point_sized,
+	.block = shim_ctl_block,
+	.block_timed = shim_ctl_block_timed,
+	.signal = shim_ctl_signal,
+	.on = shim_ctl_on,
+	.task_new = shim_ctl_task_new,
+	.alloc = ctl_race_forget,
+	.now_ms = shim_ctl_now_ms,
+	.wmm_lock = shim_ctl_wmm_lock,
+	.wmm_unlock = shim_ctl_wmm_unlock,
+	.wmm_mb = shim_ctl_wmm_mb,
+};
 
 /* The calling thread becomes task 0 of a controlled run. */
 void shim_ctl_start(struct ctl_shared *sh)
@@ -716,8 +786,10 @@ void shim_ctl_start(struct ctl_shared *sh)
 	ctl_strategy_begin(sh);
 	ctl_wmm_start(sh->wmm);
 	add_task(current, CTL_RUNNABLE);
-	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, false);
+	ctl_race_start();
+	ctl.t[0].pend = ctl_label_of(SHIM_OP_START, NULL, 0, false);
 	fiber_adopt_thread(&ctl.t[0]);
 	ctl.running = 0;
-	shim_ctl_active = 1;
+	ctl_thread = true;
+	shim_ctl_install(&ctl_ops);
 }

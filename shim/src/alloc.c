@@ -188,6 +188,8 @@ void *__shim_kmalloc(size_t size, gfp_t flags, const char *file, int line)
 	b->gen = generation;
 	list_push(&live, b);
 	pthread_mutex_unlock(&alloc_lock);
+	/* A new block: what its addresses saw before is no race of its own. */
+	shim_hook_alloc(b->data, size);
 	return b->data;
 }
 

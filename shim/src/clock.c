@@ -20,8 +20,8 @@ long shim_now_ms(void)
 	struct timespec ts;
 
 	/* Under the explorer time is simulated (shim/explore/explore.c). */
-	if (shim_ctl_on())
-		return shim_ctl_now_ms();
+	if (shim_hook_on())
+		return shim_hook_now_ms();
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;

@@ -114,8 +114,8 @@ static void ctl_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		tsan_locked(l, true, failed);
 		if (!failed)
 			break;
-		shim_ctl_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
-			       SHIM_OP_MUTEX_LOCK, file, line, func);
+		shim_hook_block(l, kind == SHIM_SPIN ? SHIM_OP_SPIN_LOCK :
+				SHIM_OP_MUTEX_LOCK, file, line, func);
 	}
 }
 
@@ -147,7 +147,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 		struct timespec ts = shim_deadline_ms(bound);
 		int ret;
 
-		if (shim_ctl_on()) {
+		if (shim_hook_on()) {
 			ctl_acquire(l, kind, file, line, func);
 			break;
 		}
@@ -171,7 +171,7 @@ void shim_lock_acquire(struct shim_lock *l, enum shim_lock_kind kind,
 	l->owner_file = file;
 	l->owner_line = line;
 	/* The weak-memory model's acquire (explore-wmm.c; nothing under sc). */
-	shim_ctl_wmm_lock(l, file, line);
+	shim_hook_wmm_lock(l, file, line);
 	shim_lockdep_push(p, l, class_id, file, line);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth++;
@@ -199,7 +199,7 @@ int shim_lock_try(struct shim_lock *l, enum shim_lock_kind kind,
 	WRITE_ONCE(l->owner, p);
 	l->owner_file = file;
 	l->owner_line = line;
-	shim_ctl_wmm_lock(l, file, line);
+	shim_hook_wmm_lock(l, file, line);
 	shim_lockdep_push(p, l, shim_lockdep_acquire(p, l, 0, true, file, line),
 			  file, line);
 	if (kind == SHIM_SPIN)
@@ -262,13 +262,13 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 	}
 	/* Before the release: a task may run between the section and it. */
 	shim_point(SHIM_OP_UNLOCK, l, false, file, line);
-	shim_ctl_wmm_unlock(l, file, line);
+	shim_hook_wmm_unlock(l, file, line);
 	shim_lockdep_pop(p, l);
 	WRITE_ONCE(l->owner, NULL);
 	tsan_unlock(l);
 	pthread_mutex_unlock(&l->m);
 	tsan_unlocked(l);
-	shim_ctl_signal(l);
+	shim_hook_signal(l);
 	if (kind == SHIM_SPIN) {
 		p->shim.spin_depth--;
 		if (!p->shim.irqs_off)
@@ -280,6 +280,17 @@ void shim_lock_release(struct shim_lock *l, enum shim_lock_kind kind,
 bool shim_lock_is_locked(struct shim_lock *l)
 {
 	return READ_ONCE(l->owner) != NULL;
+}
+
+/*
+ * spin_is_locked(), mutex_is_locked(): a read of the lock, so a point
+ * before it labelled by the lock (dependent with its lock and unlock),
+ * not a read inside whatever transition came before.
+ */
+bool __shim_lock_is_locked(struct shim_lock *l, const char *file, int line)
+{
+	shim_ctl_only(SHIM_OP_IS_LOCKED, l, true, file, line);
+	return shim_lock_is_locked(l);
 }
 
 int shim_locks_check_task(struct task_struct *p, const char *when)

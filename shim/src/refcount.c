@@ -54,7 +54,7 @@ bool __shim_refcount_add_not_zero(int i, refcount_t *r, const char *file,
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	old = atomic_read(&r->refs);
 	do {
 		if (!old)
@@ -72,7 +72,7 @@ void __shim_refcount_add(int i, refcount_t *r, const char *file, int line)
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	old = atomic_read(&r->refs);
 	do {
 		if (!old) {
@@ -93,7 +93,7 @@ bool __shim_refcount_sub_and_test(int i, refcount_t *r, const char *file,
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {
@@ -114,7 +114,7 @@ void __shim_refcount_dec(refcount_t *r, const char *file, int line)
 	int old;
 
 	shim_point(SHIM_OP_REFCOUNT, r, false, file, line);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	shim_vg_release(&r->refs.counter);
 	old = atomic_read(&r->refs);
 	do {

@@ -15,7 +15,81 @@
 #include "shim-explore-api.h"	/* what the explorer may call, too */
 
 /*
- * sched_points.c and shim/explore/explore.c: a synchronisation point.  Under the
+ * ctl.c: the explorer, reached only through its hook table
+ * (<shim/ctl-hook.h>), never by name.  Each wrapper does nothing (or
+ * what a run outside the explorer does) while no run is under way.
+ */
+static inline void shim_hook_point(enum shim_op op, const void *obj, bool ro,
+				   const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->point(op, obj, 0, ro, file, line);
+}
+
+static inline bool shim_hook_on(void)
+{
+	return shim_ctl_active && shim_ctl_ops->on();
+}
+
+static inline void shim_hook_block(const void *chan, enum shim_op op,
+				   const char *file, int line, const char *func)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->block(chan, op, file, line, func);
+}
+
+static inline bool shim_hook_block_timed(const void *chan, long ms,
+					 enum shim_op op, const char *file,
+					 int line, const char *func)
+{
+	if (!shim_ctl_active)
+		return true;
+	return shim_ctl_ops->block_timed(chan, ms, op, file, line, func);
+}
+
+static inline void shim_hook_signal(const void *chan)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->signal(chan);
+}
+
+static inline bool shim_hook_task_new(struct task_struct *p,
+				      void (*fn)(struct task_struct *p))
+{
+	return shim_ctl_active && shim_ctl_ops->task_new(p, fn);
+}
+
+static inline long shim_hook_now_ms(void)
+{
+	return shim_ctl_active ? shim_ctl_ops->now_ms() : 0;
+}
+
+static inline void shim_hook_wmm_lock(const void *lock, const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->wmm_lock(lock, file, line);
+}
+
+static inline void shim_hook_wmm_unlock(const void *lock, const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->wmm_unlock(lock, file, line);
+}
+
+static inline void shim_hook_alloc(const void *p, unsigned long size)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->alloc(p, size);
+}
+
+static inline void shim_hook_wmm_mb(void)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->wmm_mb();
+}
+
+/*
+ * sched_points.c and the explorer: a synchronisation point.  Under the
  * explorer a scheduling decision, else a seeded schedule point.  @obj is
  * what the operation after it touches (NULL: everything), @ro true if it
  * only reads it: the explorer's partial-order reduction needs both.
@@ -24,7 +98,7 @@ static inline void shim_point(enum shim_op op, const void *obj, bool ro,
 			      const char *file, int line)
 {
 	if (shim_ctl_active)
-		shim_ctl_point(op, obj, ro, file, line);
+		shim_hook_point(op, obj, ro, file, line);
 	else
 		shim_sched_point();
 }
@@ -33,8 +107,7 @@ static inline void shim_point(enum shim_op op, const void *obj, bool ro,
 static inline void shim_ctl_only(enum shim_op op, const void *obj, bool ro,
 				 const char *file, int line)
 {
-	if (shim_ctl_active)
-		shim_ctl_point(op, obj, ro, file, line);
+	shim_hook_point(op, obj, ro, file, line);
 }
 
 /* report.c */

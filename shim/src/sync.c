@@ -73,24 +73,24 @@ void reinit_completion(struct completion *x)
 void complete(struct completion *x)
 {
 	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	if (x->done != UINT_MAX)
 		x->done++;
 	pthread_cond_signal(&x->c);
 	pthread_mutex_unlock(&x->m);
-	shim_ctl_signal(x);
+	shim_hook_signal(x);
 }
 
 void complete_all(struct completion *x)
 {
 	shim_ctl_only(SHIM_OP_COMPLETE, x, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	x->done = UINT_MAX;
 	pthread_cond_broadcast(&x->c);
 	pthread_mutex_unlock(&x->m);
-	shim_ctl_signal(x);
+	shim_hook_signal(x);
 }
 
 /*
@@ -101,9 +101,9 @@ void complete_all(struct completion *x)
 static bool ctl_wait_done(struct completion *x, long ms, const char *file,
 			  int line, const char *func)
 {
-	long start = shim_ctl_now_ms();
+	long start = shim_hook_now_ms();
 
-	shim_ctl_point(SHIM_OP_WAIT, x, false, file, line);
+	shim_hook_point(SHIM_OP_WAIT, x, false, file, line);
 	for (;;) {
 		pthread_mutex_lock(&x->m);
 		if (x->done) {
@@ -114,13 +114,13 @@ static bool ctl_wait_done(struct completion *x, long ms, const char *file,
 		}
 		pthread_mutex_unlock(&x->m);
 		if (ms <= 0) {
-			shim_ctl_block(x, SHIM_OP_WAIT, file, line, func);
+			shim_hook_block(x, SHIM_OP_WAIT, file, line, func);
 			continue;
 		}
-		if (shim_ctl_now_ms() - start >= ms)
+		if (shim_hook_now_ms() - start >= ms)
 			return false;
-		shim_ctl_block_timed(x, ms - (shim_ctl_now_ms() - start),
-				     SHIM_OP_WAIT, file, line, func);
+		shim_hook_block_timed(x, ms - (shim_hook_now_ms() - start),
+				      SHIM_OP_WAIT, file, line, func);
 	}
 }
 
@@ -156,7 +156,7 @@ void __shim_wait_for_completion(struct completion *x, const char *file,
 				int line, const char *func)
 {
 	__shim_might_sleep(file, line);
-	if (shim_ctl_on()) {
+	if (shim_hook_on()) {
 		ctl_wait_done(x, 0, file, line, func);
 		return;
 	}
@@ -174,7 +174,7 @@ unsigned long __shim_wait_for_completion_timeout(struct completion *x,
 	bool done;
 
 	__shim_might_sleep(file, line);
-	if (shim_ctl_on()) {
+	if (shim_hook_on()) {
 		if (!ctl_wait_done(x, timeout ? (long)timeout : 1, file, line, func))
 			return 0;
 		return max(1L, (long)timeout - (shim_now_ms() - start));
@@ -192,7 +192,7 @@ bool try_wait_for_completion(struct completion *x)
 	bool ret = false;
 
 	shim_ctl_only(SHIM_OP_WAIT, x, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&x->m);
 	if (x->done) {
 		if (x->done != UINT_MAX)
@@ -203,7 +203,14 @@ bool try_wait_for_completion(struct completion *x)
 	return ret;
 }
 
-bool completion_done(struct completion *x)
+bool __shim_completion_done(struct completion *x, const char *file, int line)
+{
+	/* A read of the completion: its own point, labelled by it. */
+	shim_ctl_only(SHIM_OP_DONE, x, true, file, line);
+	return (completion_done)(x);
+}
+
+bool (completion_done)(struct completion *x)
 {
 	bool ret;
 
@@ -231,12 +238,12 @@ void __shim_down(struct semaphore *sem, const char *file, int line,
 {
 	__shim_might_sleep(file, line);
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, file, line);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&sem->m);
-	while (!sem->count && shim_ctl_on()) {
+	while (!sem->count && shim_hook_on()) {
 		/* The explorer's wait: blocked on the semaphore until up(). */
 		pthread_mutex_unlock(&sem->m);
-		shim_ctl_block(sem, SHIM_OP_SEMAPHORE, file, line, func);
+		shim_hook_block(sem, SHIM_OP_SEMAPHORE, file, line, func);
 		pthread_mutex_lock(&sem->m);
 	}
 	while (!sem->count) {
@@ -258,7 +265,7 @@ int down_trylock(struct semaphore *sem)
 	int busy;
 
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&sem->m);
 	busy = !sem->count;
 	if (!busy)
@@ -270,10 +277,10 @@ int down_trylock(struct semaphore *sem)
 void up(struct semaphore *sem)
 {
 	shim_ctl_only(SHIM_OP_SEMAPHORE, sem, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();
+	shim_hook_wmm_mb();
 	pthread_mutex_lock(&sem->m);
 	sem->count++;
 	pthread_cond_signal(&sem->c);
 	pthread_mutex_unlock(&sem->m);
-	shim_ctl_signal(sem);
+	shim_hook_signal(sem);
 }

@@ -248,7 +248,7 @@ void shim_set_current_state(unsigned int state, bool full_barrier,
 	p->shim.state_func = func;
 	pthread_mutex_unlock(&p->shim.wait_lock);
 	if (full_barrier)
-		shim_ctl_wmm_mb();	/* smp_store_mb()'s (explore-wmm.c) */
+		shim_hook_wmm_mb();	/* smp_store_mb()'s (explore-wmm.c) */
 }
 
 /*
@@ -259,16 +259,16 @@ static long ctl_sleep(long timeout_ms, const char *file, int line,
 		      const char *func)
 {
 	struct task_struct *p = current;
-	long start = shim_ctl_now_ms();
+	long start = shim_hook_now_ms();
 
 	while (READ_ONCE(p->__state) != TASK_RUNNING) {
 		if (timeout_ms <= 0) {
-			shim_ctl_block(p, SHIM_OP_SCHEDULE, file, line, func);
+			shim_hook_block(p, SHIM_OP_SCHEDULE, file, line, func);
 			continue;
 		}
-		if (shim_ctl_block_timed(p, timeout_ms - (shim_ctl_now_ms() - start),
-					 SHIM_OP_SCHEDULE, file, line, func) &&
-		    shim_ctl_now_ms() - start >= timeout_ms) {
+		if (shim_hook_block_timed(p, timeout_ms - (shim_hook_now_ms() - start),
+					  SHIM_OP_SCHEDULE, file, line, func) &&
+		    shim_hook_now_ms() - start >= timeout_ms) {
 			pthread_mutex_lock(&p->shim.wait_lock);
 			WRITE_ONCE(p->__state, TASK_RUNNING);
 			pthread_mutex_unlock(&p->shim.wait_lock);
@@ -276,7 +276,7 @@ static long ctl_sleep(long timeout_ms, const char *file, int line,
 		}
 	}
 	if (timeout_ms > 0)
-		return max(1L, timeout_ms - (shim_ctl_now_ms() - start));
+		return max(1L, timeout_ms - (shim_hook_now_ms() - start));
 	return 0;
 }
 
@@ -291,7 +291,7 @@ static long sleep_until_woken(long timeout_ms, const char *file, int line,
 	/* This is where a task sleeps !TASK_RUNNING: only the context counts. */
 	__shim_might_resched(file, line);
 	shim_point(SHIM_OP_SCHEDULE, p, true, file, line);
-	if (shim_ctl_on())
+	if (shim_hook_on())
 		return ctl_sleep(timeout_ms, file, line, func);
 	pthread_mutex_lock(&p->shim.wait_lock);
 	if (p->__state == TASK_RUNNING) {
@@ -357,7 +357,7 @@ int wake_up_process(struct task_struct *p)
 	int woke = 0;
 
 	shim_point(SHIM_OP_WAKE, p, false, __FILE__, __LINE__);
-	shim_ctl_wmm_mb();	/* try_to_wake_up()'s smp_mb__after_spinlock() */
+	shim_hook_wmm_mb();	/* try_to_wake_up()'s smp_mb__after_spinlock() */
 	pthread_mutex_lock(&p->shim.wait_lock);
 	p->shim.woken = true;
 	if (p->__state != TASK_RUNNING) {
@@ -366,14 +366,14 @@ int wake_up_process(struct task_struct *p)
 		woke = 1;
 	}
 	pthread_mutex_unlock(&p->shim.wait_lock);
-	shim_ctl_signal(p);
+	shim_hook_signal(p);
 	return woke;
 }
 
 void yield(void)
 {
-	if (shim_ctl_on())
-		shim_ctl_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
+	if (shim_hook_on())
+		shim_hook_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
 	else
 		sched_yield();
 }
@@ -384,9 +384,9 @@ void __shim_msleep(unsigned int msecs, const char *file, int line)
 
 	/* Stricter than 6.1, whose msleep() overwrites the state unchecked. */
 	__shim_might_sleep(file, line);
-	if (shim_ctl_on()) {
+	if (shim_hook_on()) {
 		/* Simulated time: others run meanwhile, or the clock jumps. */
-		shim_ctl_block_timed(&ts, msecs, SHIM_OP_MSLEEP, file, line, "msleep");
+		shim_hook_block_timed(&ts, msecs, SHIM_OP_MSLEEP, file, line, "msleep");
 		return;
 	}
 	while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -398,8 +398,8 @@ void shim_udelay(unsigned long usecs)
 	long end = shim_now_ms() + (long)(usecs + 999) / 1000;
 
 	/* A busy wait: no simulated time passes, but others may run. */
-	if (shim_ctl_on()) {
-		shim_ctl_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
+	if (shim_hook_on()) {
+		shim_hook_point(SHIM_OP_YIELD, NULL, true, __FILE__, __LINE__);
 		return;
 	}
 	while (shim_now_ms() < end)
@@ -442,8 +442,8 @@ static void *kthread_main(void *arg)
 	this_task = p;
 	shim_guard_thread_start();
 	/* Like the kernel: a new kthread sleeps until its first wake-up. */
-	while (shim_ctl_on() && READ_ONCE(p->__state) != TASK_RUNNING)
-		shim_ctl_block(p, SHIM_OP_KTHREAD, __FILE__, __LINE__,
+	while (shim_hook_on() && READ_ONCE(p->__state) != TASK_RUNNING)
+		shim_hook_block(p, SHIM_OP_KTHREAD, __FILE__, __LINE__,
 			       "kthread (never woken)");
 	pthread_mutex_lock(&p->shim.wait_lock);
 	while (p->__state != TASK_RUNNING)
@@ -491,7 +491,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	p->shim.data = data;
 	/* A new task: the reduction cannot name all it touches. */
 	shim_ctl_only(SHIM_OP_KTHREAD, NULL, false, __FILE__, __LINE__);
-	if (shim_ctl_task_new(p, ctl_kthread_main)) {
+	if (shim_hook_task_new(p, ctl_kthread_main)) {
 		/* Under the explorer: a coroutine, not a thread. */
 	} else if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {
 		free(p);
@@ -532,7 +532,7 @@ int kthread_stop(struct task_struct *k)
 	WRITE_ONCE(k->__state, TASK_RUNNING);
 	pthread_cond_signal(&k->shim.wait_cond);
 	pthread_mutex_unlock(&k->shim.wait_lock);
-	shim_ctl_signal(k);
+	shim_hook_signal(k);
 	shim_kthread_wait_exit(k);
 	if (!k->shim.ctl_slot)
 		pthread_join(k->shim.thread, NULL);
@@ -543,10 +543,10 @@ int kthread_stop(struct task_struct *k)
 void shim_kthread_wait_exit(struct task_struct *p)
 {
 	shim_ctl_only(SHIM_OP_KTHREAD, &p->shim.exited, true, __FILE__, __LINE__);
-	while (shim_ctl_on() && !READ_ONCE(p->shim.exited))
-		shim_ctl_block(&p->shim.exited, SHIM_OP_KTHREAD, __FILE__,
+	while (shim_hook_on() && !READ_ONCE(p->shim.exited))
+		shim_hook_block(&p->shim.exited, SHIM_OP_KTHREAD, __FILE__,
 			       __LINE__, "kthread_stop (waits for the thread's exit)");
-	shim_ctl_wmm_mb();	/* the exit's barrier, joined */
+	shim_hook_wmm_mb();	/* the exit's barrier, joined */
 }
 
 /* End of test: every kthread must have been stopped or have returned. */

@@ -39,6 +39,17 @@
 	X(point_semaphore)			\
 	X(point_kthread)
 
+/*
+ * dep-scenarios.c: reads that once had no point of their own (or a label
+ * naming the wrong bytes); each fails on purpose, and DPOR must find it.
+ */
+#define EXPLORE_DEP_SCENARIOS(X)		\
+	X(dep_spin_is_locked)			\
+	X(dep_mutex_is_locked)			\
+	X(dep_completion_done)			\
+	X(dep_kthread_head)			\
+	X(dep_overlap)
+
 /* The outcomes of a point scenario, and the one its check rejects. */
 enum { POINT_NONE, POINT_SPLIT, POINT_WHOLE };
 extern int point_forbidden;
@@ -55,7 +66,8 @@ extern int point_forbidden;
 	X(zoo_sleep_in_atomic)			\
 	X(zoo_never_completed)			\
 	X(zoo_use_after_free)			\
-	X(zoo_double_checked)
+	X(zoo_double_checked)			\
+	X(zoo_data_race)
 
 /* ... and those that show only under the weak-memory model. */
 #define EXPLORE_ZOO_WMM_SCENARIOS(X)		\
@@ -94,6 +106,7 @@ extern int point_forbidden;
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
+EXPLORE_DEP_SCENARIOS(EXPLORE_DECLARE)
 #define EXPLORE_DECLARE_TWINS(name) \
 	extern const struct shim_scenario name, name##_fixed;
 EXPLORE_ZOO_SCENARIOS(EXPLORE_DECLARE_TWINS)

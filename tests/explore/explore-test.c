@@ -404,6 +404,10 @@ static const struct {
 	{ SHIM_OP_BLOCK, NULL, "the explorer's own step: a task blocks" },
 	{ SHIM_OP_START, NULL, "the explorer's own step" },
 	{ SHIM_OP_EXIT, NULL, "the explorer's own step" },
+	{ SHIM_OP_IS_LOCKED, NULL,
+	  "a read, no effect: dep_spin_is_locked and dep_mutex_is_locked (explore_dep) prove its point" },
+	{ SHIM_OP_DONE, NULL,
+	  "a read, no effect: dep_completion_done (explore_dep) proves its point" },
 };
 
 /* A new shim operation without its two-outcome scenario fails here. */
@@ -437,6 +441,52 @@ static struct kunit_suite explore_point_suite = {
 	.test_cases = explore_point_cases,
 };
 
+/* --- reads once without a point (dep-scenarios.c) -------------------------- */
+
+/*
+ * Each scenario fails on purpose; DFS up to two preemptions and DPOR
+ * (every trace, no bound) must both reach its failing outcome.  DPOR
+ * missing it is a dependency its relation does not see.
+ */
+static void explore_dep_found(struct kunit *test, const struct shim_scenario *sc)
+{
+	struct shim_explore_opts o = {
+		.strategy = SHIM_EXPLORE_DFS, .bound = 2, .iterate = true,
+		.stop_on_failure = true, .quiet = true,
+	};
+	struct shim_explore_result r;
+
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, r.failures && strstr(r.title, "T2 "),
+			      "%s: DFS k<=2 did not reach the failing outcome (%s)",
+			      sc->name, r.title);
+	o = (struct shim_explore_opts){
+		.strategy = SHIM_EXPLORE_DPOR, .stop_on_failure = true,
+		.quiet = true,
+	};
+	shim_explore(sc, &o, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, r.failures != 0,
+			      "%s: DPOR covered %lu traces and missed the failing outcome (covered %d)",
+			      sc->name, r.traces, r.covered);
+}
+
+#define EXPLORE_DEP_CASE_FN(sc)						\
+static void sc##_case(struct kunit *test)				\
+{									\
+	explore_dep_found(test, &sc);					\
+}
+EXPLORE_DEP_SCENARIOS(EXPLORE_DEP_CASE_FN)
+
+static struct kunit_case explore_dep_cases[] = {
+	EXPLORE_DEP_SCENARIOS(EXPLORE_POINT_CASE)
+	{}
+};
+
+static struct kunit_suite explore_dep_suite = {
+	.name = "explore_dep",
+	.test_cases = explore_dep_cases,
+};
+
 /* --- the zoo of bug patterns (zoo-scenarios.c) ------------------------------ */
 
 /* PCT (d = 3, seeds from 1) finds every pattern within this many schedules. */
@@ -467,6 +517,7 @@ static const struct {
 	const char *report;	/* what its report says: one of A|B|... */
 	int fixed_bound;	/* 0: ZOO_FIXED_BOUND */
 	const char *not_wmm;	/* NULL: the fixed twin is clean under wmm too */
+	bool accesses;		/* seen only with the access hooks (a data race) */
 } zoo[] = {
 	{ &zoo_lost_wakeup, &zoo_lost_wakeup_fixed, 1, "DEADLOCK",
 	  .not_wmm = ZOO_WMM_SB },
@@ -490,6 +541,8 @@ static const struct {
 	  "use-after-free|use-after-poison" },
 	{ &zoo_double_checked, &zoo_double_checked_fixed, 1,
 	  "initialised flag, no object" },
+	/* bound 0: a race needs no interleaving, only two unordered writes */
+	{ &zoo_data_race, &zoo_data_race_fixed, 0, "DATA RACE", .accesses = true },
 };
 
 /* @title says one of the |-separated @reports. */
@@ -547,6 +600,9 @@ static void explore_zoo_pattern(struct kunit *test, const struct shim_scenario *
 	for (i = 0; i < ARRAY_SIZE(zoo) && zoo[i].bug != bug; i++)
 		;
 	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(zoo));
+	if (zoo[i].accesses && !shim_explore_sees_accesses())
+		kunit_skip(test, "%s: a data race: this build's lib/ and scenarios have no access hooks (sanitizer presets)",
+			   bug->name);
 	/* Depth-first: none below its bound, found at it. */
 	o.bound = (unsigned int)zoo[i].bound;
 	shim_explore(bug, &o, &r);
@@ -842,7 +898,8 @@ static struct kunit_suite explore_dpor_wmm_suite = {
 	.test_cases = explore_dpor_wmm_cases,
 };
 
-kunit_test_suites(&explore_self_suite, &explore_point_suite, &explore_zoo_suite,
+kunit_test_suites(&explore_self_suite, &explore_point_suite, &explore_dep_suite,
+		  &explore_zoo_suite,
 		  &explore_brute_suite, &explore_klist_suite, &explore_ddm_suite,
 		  &explore_dpor_suite, &explore_dpor_wmm_suite,
 		  &explore_klist_wmm_suite,

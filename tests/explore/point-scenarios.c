@@ -200,6 +200,7 @@ static void barrier_t1(void *ctx)
 {
 	struct pctx *c = ctx;
 
+	SHIM_EXPLORE_RACY(c->e, "the plain read after smp_mb() is the case under test: the barrier's own point, not a synchronisation");
 	WRITE_ONCE(c->x, 1);
 	smp_mb();
 	c->re = !c->e;

@@ -549,6 +549,54 @@ static void get_instance(void *ctx)
 	}
 	SHIM_EXPLORE_CHECK(READ_ONCE(c->obj), "initialised flag, no object");
 }
-ZOO(zoo_double_checked, zsetup, zfree, get_instance_early_flag,
+/*
+ * The flag published before the object is a data race on c->obj (a
+ * plain store under the lock, a READ_ONCE() that the flag let skip it):
+ * declared, so that the pattern's report stays the missing object its
+ * check sees (one preemption); the fixed twin has no race to declare.
+ */
+static void *zsetup_dc(void)
+{
+	struct zctx *c = zsetup();
+
+	SHIM_EXPLORE_RACY(c->obj, "the pattern's bug: the flag is set before the object, and the check reports what that breaks");
+	return c;
+}
+ZOO(zoo_double_checked, zsetup_dc, zfree, get_instance_early_flag,
     get_instance_early_flag);
 ZOO(zoo_double_checked_fixed, zsetup, zfree, get_instance, get_instance);
+
+/*
+ * --- a plain data race (#37): two tasks count without the lock --------
+ *
+ * No interleaving loses the update (c->n++ has no point inside it), so
+ * only the race detector sees it: two plain writes of c->n, neither
+ * before the other by happens-before, in the very first schedule.  Its
+ * twin counts under the lock.  Needs the access hooks
+ * (shim_explore_sees_accesses(); the sanitizer presets skip it).
+ */
+static void count_plain(void *ctx)
+{
+	struct zctx *c = ctx;
+
+	c->n++;
+}
+
+static void count_locked(void *ctx)
+{
+	struct zctx *c = ctx;
+
+	spin_lock(&c->lock);
+	c->n++;
+	spin_unlock(&c->lock);
+}
+
+static void zcheck_count(void *ctx)
+{
+	struct zctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(c->n == 2, "lost update: n is %d", c->n);
+	zfree(c);
+}
+ZOO(zoo_data_race, zsetup, zcheck_count, count_plain, count_plain);
+ZOO(zoo_data_race_fixed, zsetup, zcheck_count, count_locked, count_locked);

@@ -31,7 +31,7 @@
 		__shim_wmm_store(*(p), v, SHIM_MO_RELEASE);		\
 		break;							\
 	}								\
-	shim_ctl_hook(SHIM_OP_RELEASE, (p), false);			\
+	shim_ctl_hook_sized(SHIM_OP_RELEASE, (p), sizeof(*(p)), false);\
 	shim_vg_release((void *)(p));						\
 	shim_vg_marked((void *)(p), sizeof(*(p)));				\
 	__atomic_store_n((p), (v), __ATOMIC_RELEASE);			\
@@ -41,7 +41,7 @@
 	if (shim_ctl_wmm_on() && sizeof(*(p)) <= 8) {			\
 		__v = __shim_wmm_load(*(p), SHIM_MO_ACQUIRE);		\
 	} else {							\
-		shim_ctl_hook(SHIM_OP_ACQUIRE, (p), true);		\
+		shim_ctl_hook_sized(SHIM_OP_ACQUIRE, (p), sizeof(*(p)), true);\
 		shim_vg_marked((void *)(p), sizeof(*(p)));		\
 		__v = __atomic_load_n((p), __ATOMIC_ACQUIRE);		\
 		shim_vg_acquire((void *)(p));				\

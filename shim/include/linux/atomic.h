@@ -29,7 +29,7 @@ typedef struct {
  * point that names the counter (@ro: a read only).
  */
 #define __atomic_ctr(v, ro) ({						\
-	shim_ctl_hook(SHIM_OP_ATOMIC, &(v)->counter, (ro));		\
+	shim_ctl_hook_sized(SHIM_OP_ATOMIC, &(v)->counter, sizeof((v)->counter), (ro));\
 	shim_vg_marked((void *)&(v)->counter, sizeof((v)->counter));		\
 	&(v)->counter;							\
 })

@@ -26,7 +26,7 @@
 	if (shim_ctl_wmm_on() && sizeof(x) <= 8) {			\
 		__ro = __shim_wmm_load(x, SHIM_MO_ONCE);		\
 	} else {							\
-		shim_ctl_hook(SHIM_OP_READ_ONCE, &(x), true);		\
+		shim_ctl_hook_sized(SHIM_OP_READ_ONCE, &(x), sizeof(x), true);\
 		shim_vg_marked((void *)&(x), sizeof(x));		\
 		__ro = __atomic_load_n(&(x), __ATOMIC_RELAXED);		\
 	}								\
@@ -36,7 +36,7 @@
 	if (shim_ctl_wmm_on() && sizeof(x) <= 8) {			\
 		__shim_wmm_store(x, val, SHIM_MO_ONCE);			\
 	} else {							\
-		shim_ctl_hook(SHIM_OP_WRITE_ONCE, &(x), false);		\
+		shim_ctl_hook_sized(SHIM_OP_WRITE_ONCE, &(x), sizeof(x), false);\
 		shim_vg_marked((void *)&(x), sizeof(x));		\
 		__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);	\
 	}								\

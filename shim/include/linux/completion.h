@@ -36,6 +36,9 @@ void complete(struct completion *x);
 void complete_all(struct completion *x);
 bool try_wait_for_completion(struct completion *x);
 bool completion_done(struct completion *x);
+bool __shim_completion_done(struct completion *x, const char *file, int line);
+/* A read of the completion: a scheduling point of its own (explorer). */
+#define completion_done(x)	__shim_completion_done((x), __FILE__, __LINE__)
 void __shim_wait_for_completion(struct completion *x, const char *file,
 				int line, const char *func);
 unsigned long __shim_wait_for_completion_timeout(struct completion *x,

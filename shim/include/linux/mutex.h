@@ -42,7 +42,8 @@ struct mutex {
 	shim_lock_try(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
 #define mutex_unlock(m) \
 	shim_lock_release(&(m)->l, SHIM_MUTEX, __FILE__, __LINE__)
-#define mutex_is_locked(m)	shim_lock_is_locked(&(m)->l)
+#define mutex_is_locked(m)	\
+	__shim_lock_is_locked(&(m)->l, __FILE__, __LINE__)
 void __shim_mutex_destroy(struct mutex *lock, const char *file, int line);
 #define mutex_destroy(m)	__shim_mutex_destroy((m), __FILE__, __LINE__)
 

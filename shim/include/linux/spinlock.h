@@ -43,7 +43,8 @@
 #define spin_unlock_irqrestore(lock, flags) \
 	do { spin_unlock(lock); local_irq_restore(flags); } while (0)
 
-#define spin_is_locked(lock)	shim_lock_is_locked(&(lock)->l)
+#define spin_is_locked(lock)	\
+	__shim_lock_is_locked(&(lock)->l, __FILE__, __LINE__)
 #define assert_spin_locked(lock) lockdep_assert_held(lock)
 
 #endif

@@ -127,6 +127,19 @@ unsigned long shim_explore(const struct shim_scenario *sc,
 void shim_explore_brute(const struct shim_scenario *sc, unsigned long max_runs,
 			struct shim_explore_result *r, unsigned int nbounds);
 
+/*
+ * Data races (#37): true if this program's lib/ and scenarios are built
+ * with the access hooks (-fsanitize=thread, served by the explorer), so
+ * that a data race fails the run.  A scenario that races on a field by
+ * design says so, with the reason, for the run it is called in
+ * (SHIM_EXPLORE_RACY(c->field, "why")): a race on those bytes is no
+ * failure.
+ */
+bool shim_explore_sees_accesses(void);
+void shim_explore_race_ok(const void *p, unsigned long size, const char *why);
+#define SHIM_EXPLORE_RACY(field, why)					\
+	shim_explore_race_ok(&(field), sizeof(field), (why))
+
 /* The model @o asks for, after SHIM_EXPLORE_MODEL; false for a bad value. */
 bool shim_explore_model_of(const struct shim_explore_opts *o, bool *wmm);
 

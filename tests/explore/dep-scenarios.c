@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the partial-order reduction once could not see (#37): five small
+ * programs whose failing outcome the bounded DFS reaches while DPOR,
+ * claiming every trace, said "covered" with no failure.  Each read here
+ * ran without a decision point of its own, inside the transition of the
+ * point before it and under that point's label, or under a label that
+ * named the wrong bytes; DPOR took it as independent of the write it
+ * races with and ran one order only.  T2 ends by waiting for T1 to
+ * finish (fin): a body's tail up to its exit is dependent with
+ * everything, and a T2 tail that could run before T1's operation would
+ * be reversed with it and reach the outcome anyway.
+ *
+ * Each scenario fails on purpose: its check rejects the outcome only the
+ * missing dependency reaches ("saw ..."), and explore_dep (explore-test.c)
+ * asks that DFS and DPOR both find it.  Each has a defect patch in
+ * shim/explore/defects/ that removes the point (or the byte label) again;
+ * with it DPOR covers the scenario clean (defect.explore.* in
+ * tests/explore/CMakeLists.txt).
+ */
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <shim/shim.h>
+
+#include "explore-scenarios.h"
+
+struct dctx {
+	spinlock_t spin;
+	struct mutex mutex;
+	struct completion done;
+	union {
+		unsigned long long whole;
+		unsigned int half[2];
+	} u;
+	struct completion fin;	/* T1 is done: T2 ends after it */
+	int y;
+	int saw;
+	unsigned int half;
+};
+
+static void *dsetup(void)
+{
+	struct dctx *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	spin_lock_init(&c->spin);
+	mutex_init(&c->mutex);
+	init_completion(&c->done);
+	init_completion(&c->fin);
+	return c;
+}
+
+static void dfree(struct dctx *c)
+{
+	mutex_destroy(&c->mutex);
+	kfree(c);
+}
+
+static unsigned long dfingerprint(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	return (unsigned long)c->saw << 32 | c->half;
+}
+
+/* --- spin_is_locked(): T2 sees T1 inside its critical section ------------ */
+
+static void spin_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	spin_lock(&c->spin);
+	spin_unlock(&c->spin);
+	complete(&c->fin);
+}
+
+static void spin_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	/* Before the fix the read ran in this store's transition. */
+	WRITE_ONCE(c->y, 1);
+	c->saw = spin_is_locked(&c->spin);
+	wait_for_completion(&c->fin);
+}
+
+static void saw_held_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(!c->saw, "T2 saw the lock held");
+	dfree(c);
+}
+
+const struct shim_scenario dep_spin_is_locked = {
+	.name = "dep_spin_is_locked",
+	.setup = dsetup,
+	.body = { spin_t1, spin_t2 },
+	.check = saw_held_check,
+	.fingerprint = dfingerprint,
+};
+
+/* --- mutex_is_locked(): the same with a mutex ------------------------------ */
+
+static void mutex_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	mutex_lock(&c->mutex);
+	mutex_unlock(&c->mutex);
+	complete(&c->fin);
+}
+
+static void mutex_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	WRITE_ONCE(c->y, 1);
+	c->saw = mutex_is_locked(&c->mutex);
+	wait_for_completion(&c->fin);
+}
+
+const struct shim_scenario dep_mutex_is_locked = {
+	.name = "dep_mutex_is_locked",
+	.setup = dsetup,
+	.body = { mutex_t1, mutex_t2 },
+	.check = saw_held_check,
+	.fingerprint = dfingerprint,
+};
+
+/* --- completion_done(): T2 reads it before T1 completes ----------------- */
+
+static void complete_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	complete(&c->done);
+	complete(&c->fin);
+}
+
+static void done_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	WRITE_ONCE(c->y, 1);
+	c->saw = !completion_done(&c->done);
+	wait_for_completion(&c->fin);
+}
+
+static void saw_not_done_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(!c->saw, "T2 saw the completion not done");
+	dfree(c);
+}
+
+const struct shim_scenario dep_completion_done = {
+	.name = "dep_completion_done",
+	.setup = dsetup,
+	.body = { complete_t1, done_t2 },
+	.check = saw_not_done_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- a kthread's first run: the read is the body's first statement ------
+ *
+ * T2 starts with the read: its first transition (the wake-up to its
+ * first point) was labelled by the task alone, and the read of the mutex
+ * ran inside it.  Now the read is that first point.
+ */
+static void head_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	c->saw = mutex_is_locked(&c->mutex);
+	wait_for_completion(&c->fin);
+}
+
+const struct shim_scenario dep_kthread_head = {
+	.name = "dep_kthread_head",
+	.setup = dsetup,
+	.body = { mutex_t1, head_t2 },
+	.check = saw_held_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- marked accesses that overlap: WRITE_ONCE(u.whole) against ---------
+ * READ_ONCE(u.half[1]), which start at different addresses.
+ */
+static void whole_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	WRITE_ONCE(c->u.whole, ~0ULL);
+	complete(&c->fin);
+}
+
+static void half_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	c->half = READ_ONCE(c->u.half[1]);
+	wait_for_completion(&c->fin);
+}
+
+static void half_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(c->half != 0, "T2 read the half before the whole was written");
+	dfree(c);
+}
+
+const struct shim_scenario dep_overlap = {
+	.name = "dep_overlap",
+	.setup = dsetup,
+	.body = { whole_t1, half_t2 },
+	.check = half_check,
+	.fingerprint = dfingerprint,
+};
