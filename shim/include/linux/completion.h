@@ -35,9 +35,12 @@ void reinit_completion(struct completion *x);
 void complete(struct completion *x);
 void complete_all(struct completion *x);
 bool try_wait_for_completion(struct completion *x);
-bool completion_done(struct completion *x);
 bool __shim_completion_done(struct completion *x, const char *file, int line);
-/* A read of the completion: a scheduling point of its own (explorer). */
+/*
+ * A read of the completion: a scheduling point of its own (explorer).
+ * Only the macro has the kernel's name, so the installed library defines
+ * none (install.names).
+ */
 #define completion_done(x)	__shim_completion_done((x), __FILE__, __LINE__)
 void __shim_wait_for_completion(struct completion *x, const char *file,
 				int line, const char *func);
