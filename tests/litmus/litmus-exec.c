@@ -29,7 +29,7 @@ static spinlock_t lock[LIT_MAX_VARS];
 static struct {
 	long long val;
 	int dep;		/* the load the value came from, -1: none */
-} reg[LIT_MAX_PROCS][LIT_MAX_REGS];
+} reg[LIT_EXPLORE_MAX_PROCS][LIT_MAX_REGS];
 static bool wmm_mode;
 
 static long long addr_of(int v)
@@ -331,7 +331,7 @@ static void witness_check(void *ctx)
 /* @sc runs @p under the model asked for: its bodies are @p's processes. */
 static void lit_scenario(struct lit_prog *p, bool wmm, struct shim_scenario *sc)
 {
-	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
+	static void (*const bodies[LIT_EXPLORE_MAX_PROCS])(void *) = {
 		body0, body1, body2, body3,
 	};
 
@@ -351,6 +351,18 @@ static enum shim_explore_model model_of(const struct lit_opts *lo)
 	return lo->wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC;
 }
 
+/* What the explorer's engine does not run, said as a verdict. */
+static const char *explore_unsupported(const struct lit_prog *p)
+{
+	if (p->unsupported[0])
+		return p->unsupported;
+	if (p->has_plain)
+		return "plain access (the explorer's engine: --engine cat reads it)";
+	if (p->nprocs > LIT_EXPLORE_MAX_PROCS)
+		return "more than 4 processes (the explorer's engine)";
+	return NULL;
+}
+
 int lit_witness(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
@@ -363,7 +375,7 @@ int lit_witness(struct lit_prog *p, const struct lit_opts *lo)
 	};
 	static struct shim_explore_result r;
 
-	if (p->unsupported[0])
+	if (explore_unsupported(p))
 		return 0;
 	lit_scenario(p, lo->wmm, &sc);
 	shim_explore(&sc, &o, &r);
@@ -397,8 +409,8 @@ int lit_diff(struct lit_prog *p, const struct lit_opts *lo)
 	const char *model = lo->wmm ? "wmm" : "sc";
 	unsigned int i;
 
-	if (p->unsupported[0]) {
-		printf("%s Unsupported %s\n", p->name, p->unsupported);
+	if (explore_unsupported(p)) {
+		printf("%s Unsupported %s\n", p->name, explore_unsupported(p));
 		return 0;
 	}
 	all_states(p, lo, SHIM_EXPLORE_DFS, &dfs);
@@ -468,8 +480,8 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 
 	bool wmm = lo->wmm, expect = lo->expect;
 
-	if (p->unsupported[0]) {
-		printf("%s Unsupported %s\n", p->name, p->unsupported);
+	if (explore_unsupported(p)) {
+		printf("%s Unsupported %s\n", p->name, explore_unsupported(p));
 		return expect;
 	}
 	lit_scenario(p, wmm, &sc);

@@ -6,8 +6,14 @@
  * condition.  Comments: (* ... *), /+ ... +/ and //.  A process body is
  * the subset of C the kernel's litmus tests use: declarations,
  * assignments to registers, calls of the primitives, if/else, blocks.
- * Anything else in a body is a parse error (exit 2) or, if it is C the
- * tool does not run (loops, plain accesses, SRCU), "Unsupported".
+ * Between the name and the init block: a doc string and diy7's header
+ * lines (Cycle=..., Relax=..., Safe=..., Prefetch=..., Com=...,
+ * Orig=..., any KEY=VALUE line), skipped as herd7 skips them.  A
+ * register may be used without a declaration (diy7 writes none), as
+ * herd7 allows.  Plain accesses (*x, *x = v) are read.  Anything else
+ * in a body is a parse error (exit 2) or, if it is C herd7's LKMM does
+ * not take (loops, goto, switch) or the tool does not run (SRCU),
+ * "Unsupported".
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -434,6 +440,8 @@ static struct lit_node *primary(struct lexer *lx)
 	next(lx);
 	if (is(lx, "("))
 		return call(lx, name);
+	if (reg_find(pr, name) < 0 && var_find(lx->p, name) < 0 && is(lx, "="))
+		reg_get(lx, pr, name);	/* a register herd7 declares itself */
 	if (reg_find(pr, name) >= 0) {
 		n = node(lx, LN_REG);
 		n->idx = reg_find(pr, name);
@@ -600,9 +608,10 @@ static struct lit_node *statement(struct lexer *lx)
 		struct lit_node *lhs = n->a;
 
 		if (lhs->kind == LN_DEREF) {
-			unsupported(lx, "%s", "plain access (*x = ...)");
-			n->kind = LS_EXPR;
-			n->a = expr(lx);
+			n->kind = LS_STORE;
+			n->a = lhs->a;
+			n->b = expr(lx);
+			lx->p->has_plain = true;
 		} else if (lhs->kind == LN_REG) {
 			n->kind = LS_ASSIGN;
 			n->idx = lhs->idx;
@@ -693,7 +702,7 @@ static void check_plain(struct lexer *lx, const struct lit_node *n, bool arg)
 {
 	for (; n; n = n->next) {
 		if (n->kind == LN_DEREF && !arg)
-			unsupported(lx, "%s", "plain access (*x)");
+			lx->p->has_plain = true;
 		if (n->kind == LN_DEREF) {
 			check_plain(lx, n->a, false);
 			continue;
@@ -704,7 +713,8 @@ static void check_plain(struct lexer *lx, const struct lit_node *n, bool arg)
 		check_plain(lx, n->b, false);
 		check_plain(lx, n->c, false);
 		if (n->kind != LS_BLOCK && n->kind != LS_EXPR &&
-		    n->kind != LS_ASSIGN && n->kind != LS_IF && n->kind != LS_NOP)
+		    n->kind != LS_ASSIGN && n->kind != LS_IF && n->kind != LS_NOP &&
+		    n->kind != LS_STORE)
 			return;
 	}
 }
@@ -716,7 +726,7 @@ static void process(struct lexer *lx, int n)
 	if (n != p->nprocs)
 		fail(lx, "P%d out of order (expected P%d)", n, p->nprocs);
 	if (n >= LIT_MAX_PROCS) {
-		unsupported(lx, "%s", "more than 4 processes");
+		unsupported(lx, "more than %s processes", "8");
 		lx->unsup_fail = true;
 		fail(lx, "more than %d processes", LIT_MAX_PROCS);
 	}
@@ -897,8 +907,40 @@ static void find_result(struct lit_prog *p, const char *text)
 {
 	const char *r = strstr(text, "Result:");
 
-	if (r)
-		sscanf(r + 7, " %31s", p->expected);
+	if (r) {
+		char more[32] = "";
+
+		if (sscanf(r + 7, " %31s %31s", p->expected, more) == 2)
+			p->expected_race = !strcmp(more, "DATARACE");
+	}
+}
+
+/* The doc string and diy7's KEY=VALUE lines between the name and '{'. */
+static void skip_header_lines(struct lexer *lx)
+{
+	for (;;) {
+		const char *s;
+		size_t n = 0;
+
+		skip_space(lx);
+		s = lx->s;
+		if (*s == '"') {
+			const char *e = strchr(s + 1, '"');
+
+			if (!e)
+				fail(lx, "unterminated string");
+			for (const char *c = s; c < e; c++)
+				lx->line += *c == '\n';
+			lx->s = e + 1;
+			continue;
+		}
+		while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+			n++;
+		if (!n || s[n] != '=')
+			return;
+		while (*lx->s && *lx->s != '\n')
+			lx->s++;
+	}
 }
 
 /* The test in lx->s into lx->p; false (lx->err says why) on an error. */
@@ -922,9 +964,8 @@ static bool __attribute__((noinline)) parse_test(struct lexer *lx)
 		p->name[n] = '\0';
 		lx->s += n;
 	}
+	skip_header_lines(lx);
 	next(lx);
-	while (lx->kind == T_STR)
-		next(lx);
 	expect(lx, "{");
 	while (!accept(lx, "}")) {
 		if (lx->kind == T_EOF)

@@ -14,7 +14,8 @@
 
 #include <stdbool.h>
 
-#define LIT_MAX_PROCS	4	/* the explorer's bodies */
+#define LIT_MAX_PROCS	8
+#define LIT_EXPLORE_MAX_PROCS	4	/* the explorer's bodies */
 #define LIT_MAX_VARS	16
 #define LIT_MAX_REGS	16
 #define LIT_MAX_ARGS	3
@@ -31,10 +32,11 @@ struct lit_var {
 /* Expression and statement nodes. */
 enum lit_node_kind {
 	LN_NUM, LN_REG, LN_VAR,		/* a register; a shared var's address */
-	LN_DEREF,			/* *E: a plain access (unsupported) */
+	LN_DEREF,			/* *E: a plain load */
 	LN_ADDR,			/* &x */
 	LN_CALL, LN_BIN, LN_UNARY,
 	LS_EXPR, LS_ASSIGN, LS_IF, LS_BLOCK, LS_NOP,
+	LS_STORE,			/* *a = b: a plain store */
 };
 
 struct lit_prim;
@@ -78,6 +80,8 @@ struct lit_prog {
 	const char *path;
 	char name[128];
 	char expected[32];		/* the Result: line's verdict, if any */
+	bool expected_race;		/* ... followed by DATARACE */
+	bool has_plain;			/* a plain access (*x, *x = v) */
 	int nvars, nprocs;
 	struct lit_var var[LIT_MAX_VARS];
 	struct lit_proc proc[LIT_MAX_PROCS];
@@ -117,6 +121,7 @@ struct lit_prim {
 
 /* How klist-litmus runs a test (litmus-main.c's options). */
 struct lit_opts {
+	bool explore;		/* --engine explore: the explorer, else the cat */
 	bool wmm;		/* the weak-memory model, else sc */
 	bool dpor;		/* source-DPOR, else depth-first, no bound */
 	bool verbose;		/* executions and time */
@@ -132,6 +137,29 @@ int lit_run(struct lit_prog *p, const struct lit_opts *o);
  * register and variable); prints its line; 0 the same, 1 otherwise.
  */
 int lit_diff(struct lit_prog *p, const struct lit_opts *o);
+
+/*
+ * The axiomatic engine (litmus-cat.c): every candidate execution of @p
+ * checked against linux-kernel.cat (cat/); the counts in @r.  0, or -1
+ * with r->error saying what the test uses that the engine cannot run.
+ */
+struct lit_cat_result {
+	unsigned long long executions;	/* candidates checked */
+	unsigned long long consistent;	/* allowed by the model */
+	unsigned long long yes, no;	/* consistent: the condition holds, not */
+	unsigned long long filtered;	/* consistent, dropped by the filter */
+	unsigned long long rejected[16];	/* per axiom (enum lkmm_axiom) */
+	unsigned int flags;		/* LKMM_FLAG_*, over the consistent */
+	double seconds;
+	char error[128];
+};
+int lit_cat_check(struct lit_prog *p, struct lit_cat_result *r);
+
+/* The verdict of @r, as herd7 says it: Always, Sometimes, Never. */
+const char *lit_cat_verdict(const struct lit_cat_result *r);
+
+/* Judge @p with the cat engine; prints its line; 0 judged, 1 otherwise. */
+int lit_cat_run(struct lit_prog *p, const struct lit_opts *o);
 
 /* Print the interleaving of one execution where the condition holds. */
 int lit_witness(struct lit_prog *p, const struct lit_opts *o);
