@@ -729,59 +729,133 @@ static void judge(struct cand *c)
 		c->no++;
 }
 
-/* Every co: each location's writes after the first (IW) permuted. */
-static void each_co(struct cand *c, int v)
+/*
+ * Coherence and atomicity restricted to location @v, the rf and co of
+ * its events chosen: the cat's coherence and atomic axioms hold on the
+ * whole execution only if they hold on each location alone (po-loc,
+ * rf, co, fr never link two locations), so a choice that breaks them
+ * here is dropped before the other locations are chosen.  Lock
+ * locations are left to the checker (lock.cat derives their rf and co).
+ */
+static bool loc_ok(struct cand *c, int v)
+{
+	const struct lkmm_exec *x = &c->x;
+	lkmm_set mine = 0;
+	struct rel t;
+
+	if (c->p->var[v].kind == LIT_LOCK)
+		return true;
+	for (int i = 0; i < x->n; i++)
+		if (x->ev[i].loc == v)
+			mine |= set_bit(i);
+	rel_n = x->n;
+	rel_zero(&t);
+	for (int i = 0; i < x->n; i++) {
+		if (!(mine & set_bit(i)))
+			continue;
+		t.r[i] |= x->co.r[i] | (x->rf.r[i] & mine);
+		for (int j = i + 1; j < x->n; j++)
+			if ((mine & set_bit(j)) && x->ev[j].thread == x->ev[i].thread &&
+			    x->ev[i].thread >= 0)
+				rel_add(&t, i, j);
+	}
+	for (int k = 0; k < c->nreads; k++) {
+		int r = c->read[k], w = c->src[k][c->rfk[k]];
+
+		if (!(mine & set_bit(r)))
+			continue;
+		/* fr: r -> the writes co-after the one it read */
+		t.r[r] |= x->co.r[w];
+		/* atomic: no write of another thread between an rmw's read's
+		 * write (fre) and its own write (coe) */
+		if (x->rmw.r[r]) {
+			int wr = __builtin_ctzll(x->rmw.r[r]);
+			lkmm_set fre = x->co.r[w];
+
+			while (fre) {
+				int e = __builtin_ctzll(fre);
+
+				fre &= fre - 1;
+				if (x->ev[e].thread != x->ev[r].thread &&
+				    x->ev[e].thread != x->ev[wr].thread &&
+				    (x->co.r[e] & set_bit(wr)))
+					return false;
+			}
+		}
+	}
+	return rel_acyclic(&t);
+}
+
+static void each_loc(struct cand *c, int v);
+
+/*
+ * Every co of location @v: its writes after IW in every order that
+ * keeps each thread's writes in program order (any other order breaks
+ * coherence: po-loc ; co^-1 would be a cycle), built position by
+ * position from @pos; then the next location.
+ */
+static void each_co(struct cand *c, int v, int pos, lkmm_set left)
 {
 	struct lkmm_exec *x = &c->x;
+	int *w = c->w[v];
 
-	if (v == c->p->nvars) {
-		rel_n = x->n;
-		rel_zero(&x->co);
-		for (int u = 0; u < c->p->nvars; u++)
-			for (int i = 0; i < c->nw[u]; i++)
-				for (int j = i + 1; j < c->nw[u]; j++)
-					rel_add(&x->co, c->w[u][i], c->w[u][j]);
-		judge(c);
+	if (!left) {
+		for (int a = 0; a < c->nw[v]; a++) {
+			x->co.r[w[a]] = 0;
+			for (int b = a + 1; b < c->nw[v]; b++)
+				x->co.r[w[a]] |= set_bit(w[b]);
+		}
+		if (loc_ok(c, v))
+			each_loc(c, v + 1);
 		return;
 	}
-	/* every order of w[1..n-1] (Heap's algorithm), IW staying first */
-	int *w = c->w[v], m = c->nw[v] - 1, idx[LKMM_MAX_EVENTS] = { 0 }, i = 1;
+	for (lkmm_set l = left; l; l &= l - 1) {
+		int e = __builtin_ctzll(l);
+		bool first = true;
 
-	each_co(c, v + 1);
-	while (i < m) {
-		if (idx[i] < i) {
-			int a = i % 2 ? idx[i] : 0, t = w[1 + a];
-
-			w[1 + a] = w[1 + i];
-			w[1 + i] = t;
-			each_co(c, v + 1);
-			idx[i]++;
-			i = 1;
-		} else {
-			idx[i++] = 0;
-		}
+		/* e's thread has no write still to place before e */
+		for (lkmm_set o = left & (set_bit(e) - 1); o; o &= o - 1)
+			if (x->ev[__builtin_ctzll(o)].thread == x->ev[e].thread)
+				first = false;
+		if (!first)
+			continue;
+		w[pos] = e;
+		each_co(c, v, pos + 1, left & ~set_bit(e));
 	}
 }
 
-/* Every rf, then every co. */
-static void each_rf(struct cand *c, int i)
+/* Every rf of the reads of location @v from the k-th read on. */
+static void each_rf(struct cand *c, int v, int k)
 {
-	if (i == c->nreads) {
-		each_co(c, 0);
+	while (k < c->nreads && c->x.ev[c->read[k]].loc != v)
+		k++;
+	if (k == c->nreads) {
+		lkmm_set left = 0;
+
+		/* w[0] is the initial write; the others are placed anew */
+		for (int i = 1; i < c->nw[v]; i++)
+			left |= set_bit(c->w[v][i]);
+		each_co(c, v, 1, left);
 		return;
 	}
-	for (int k = 0; k < c->nsrc[i]; k++) {
-		int r = c->read[i], w = c->src[i][k];
+	for (int j = 0; j < c->nsrc[k]; j++) {
+		int r = c->read[k], w = c->src[k][j];
 
-		/* skip the rf a read of its own thread's po-later write:
-		 * never coherent (kept out of the count of candidates too) */
-		if (c->x.ev[w].thread == c->x.ev[r].thread && w > r)
-			continue;
-		rel_n = c->x.n;
+		c->rfk[k] = j;
 		c->x.rf.r[w] |= set_bit(r);
-		each_rf(c, i + 1);
+		each_rf(c, v, k + 1);
 		c->x.rf.r[w] &= ~set_bit(r);
 	}
+}
+
+/* Location by location: its rf and co, then the next; then judge. */
+static void each_loc(struct cand *c, int v)
+{
+	if (v == c->p->nvars) {
+		judge(c);
+		return;
+	}
+	each_rf(c, v, 0);
 }
 
 int lit_cat_check(struct lit_prog *p, struct lit_cat_result *res)
@@ -838,7 +912,7 @@ int lit_cat_check(struct lit_prog *p, struct lit_cat_result *res)
 		int t;
 
 		if (build(&c))
-			each_rf(&c, 0);
+			each_loc(&c, 0);
 		if (c.error) {
 			error = c.error;
 			goto err;
