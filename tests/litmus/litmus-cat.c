@@ -532,7 +532,9 @@ static int paths(const struct lit_prog *p, int pi, const struct domain *dom,
 		r.ctrl = 0;
 		r.nw = 0;
 		for (int i = 0; i < LIT_MAX_REGS; i++) {
-			r.t.reg[i] = p->proc[pi].reg_init[i];
+			r.t.reg[i] = p->proc[pi].reg_init_addr_of[i] >= 0 ?
+				     addr_of(p->proc[pi].reg_init_addr_of[i]) :
+				     p->proc[pi].reg_init[i];
 			r.regdep[i] = 0;
 		}
 		exec(&r, p->proc[pi].body);
@@ -696,6 +698,8 @@ static bool holds(const struct cand *c, const struct lit_cond *k, const long lon
 		have = k->proc >= 0 ? c->tr[k->proc][c->pick[k->proc]].reg[k->idx] :
 		       final[k->idx];
 		want = k->val_addr_of >= 0 ? addr_of(k->val_addr_of) : k->val;
+		if (k->val_proc >= 0)
+			want = c->tr[k->val_proc][c->pick[k->val_proc]].reg[k->val_reg];
 		return have == want;
 	}
 	return false;

@@ -263,7 +263,9 @@ static void *setup(void)
 	}
 	for (int p = 0; p < prog->nprocs; p++) {
 		for (int r = 0; r < LIT_MAX_REGS; r++) {
-			reg[p][r].val = prog->proc[p].reg_init[r];
+			reg[p][r].val = prog->proc[p].reg_init_addr_of[r] >= 0 ?
+					addr_of(prog->proc[p].reg_init_addr_of[r]) :
+					prog->proc[p].reg_init[r];
 			reg[p][r].dep = -1;
 		}
 	}
@@ -286,6 +288,8 @@ static bool holds(const struct lit_cond *c)
 	case LC_EQ:
 		have = c->proc >= 0 ? reg[c->proc][c->idx].val : cell[c->idx];
 		want = c->val_addr_of >= 0 ? addr_of(c->val_addr_of) : c->val;
+		if (c->val_proc >= 0)
+			want = reg[c->val_proc][c->val_reg].val;
 		return have == want;
 	}
 	return false;

@@ -181,7 +181,8 @@ static void skip_space(struct lexer *lx)
 				lx->s++;
 		} else if ((s[0] == '/' && s[1] == '*') ||
 			   (s[0] == '(' && s[1] == '*' &&
-			    (isspace((unsigned char)s[2]) || s[2] == '*'))) {
+			    (isspace((unsigned char)s[2]) || s[2] == '*' ||
+			     lx->proc < 0))) {
 			char close = s[0] == '/' ? '/' : ')';
 
 			lx->tline = lx->line;
@@ -650,16 +651,34 @@ static void init_item(struct lexer *lx)
 	snprintf(name, sizeof(name), "%s", lx->text);
 	next(lx);
 	if (proc >= 0) {
-		long long val = 0;
+		int r;
 
 		if (proc >= LIT_MAX_PROCS)
 			fail(lx, "no process P%d", proc);
-		expect(lx, "=");
-		if (lx->kind != T_NUM)
-			fail(lx, "a register starts as a number");
-		val = lx->num;
+		r = reg_get(lx, &p->proc[proc], name);
+		/* int 0:r1; declares it; 0:r1 = 2 or 0:r4 = y (y's address) */
+		if (!accept(lx, "="))
+			return;
+		if (lx->kind == T_ID) {
+			p->proc[proc].reg_init_addr_of[r] = var_get(lx, lx->text);
+			next(lx);
+			return;
+		}
+		if (accept(lx, "&")) {
+			if (lx->kind != T_ID)
+				fail(lx, "expected a variable after '&'");
+			p->proc[proc].reg_init_addr_of[r] = var_get(lx, lx->text);
+			next(lx);
+			return;
+		}
+		{
+			bool neg = accept(lx, "-");
+
+			if (lx->kind != T_NUM)
+				fail(lx, "a register starts as a number or an address");
+			p->proc[proc].reg_init[r] = neg ? -lx->num : lx->num;
+		}
 		next(lx);
-		p->proc[proc].reg_init[reg_get(lx, &p->proc[proc], name)] = val;
 		return;
 	}
 	v = var_get(lx, name);
@@ -726,7 +745,7 @@ static void process(struct lexer *lx, int n)
 	if (n != p->nprocs)
 		fail(lx, "P%d out of order (expected P%d)", n, p->nprocs);
 	if (n >= LIT_MAX_PROCS) {
-		unsupported(lx, "more than %s processes", "8");
+		unsupported(lx, "more than %s processes", "16");
 		lx->unsup_fail = true;
 		fail(lx, "more than %d processes", LIT_MAX_PROCS);
 	}
@@ -839,7 +858,23 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 	ne = is(lx, "!=");
 	if (!accept(lx, "=") && !accept(lx, "==") && !accept(lx, "!="))
 		fail(lx, "expected '=' in the condition, found '%s'", lx->text);
-	c->val = cond_value(lx, &c->val_addr_of);
+	c->val_proc = -1;
+	if (lx->kind == T_NUM && lx->s[0] == ':') {
+		/* 1:r1=1:r1, a register against a register */
+		int vp = (int)lx->num;
+
+		next(lx);
+		expect(lx, ":");
+		if (vp < 0 || vp >= lx->p->nprocs || lx->kind != T_ID ||
+		    reg_find(&lx->p->proc[vp], lx->text) < 0)
+			fail(lx, "no register %d:%s", vp, lx->text);
+		c->val_proc = vp;
+		c->val_reg = reg_find(&lx->p->proc[vp], lx->text);
+		c->val_addr_of = -1;
+		next(lx);
+	} else {
+		c->val = cond_value(lx, &c->val_addr_of);
+	}
 	if (ne) {
 		struct lit_cond *n = cond_new(lx, LC_NOT);
 
@@ -1031,6 +1066,9 @@ struct lit_prog *lit_parse(const char *path, char *err, unsigned long len)
 		return NULL;
 	}
 	p->path = path;
+	for (int i = 0; i < LIT_MAX_PROCS; i++)
+		for (int r = 0; r < LIT_MAX_REGS; r++)
+			p->proc[i].reg_init_addr_of[r] = -1;
 	lx.p = p;
 	lx.s = text;
 	find_result(p, text);

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#define LIT_MAX_PROCS	8
+#define LIT_MAX_PROCS	16
 #define LIT_EXPLORE_MAX_PROCS	4	/* the explorer's bodies */
 #define LIT_MAX_VARS	16
 #define LIT_MAX_REGS	16
@@ -59,6 +59,7 @@ struct lit_proc {
 	int nregs;
 	char reg[LIT_MAX_REGS][16];
 	long long reg_init[LIT_MAX_REGS];
+	int reg_init_addr_of[LIT_MAX_REGS];	/* starts as this var's address, -1 */
 	struct lit_node *body;
 };
 
@@ -70,6 +71,8 @@ struct lit_cond {
 	int idx;			/* register or var */
 	long long val;
 	int val_addr_of;		/* the value is this var's address, -1: val */
+	int val_proc, val_reg;		/* the value is register val_proc:val_reg,
+					 * val_proc -1: not a register */
 	struct lit_cond *a, *b;
 	struct lit_cond *alloc_next;	/* every proposition of the program */
 };
