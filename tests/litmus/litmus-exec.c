@@ -13,6 +13,7 @@
  * with --search dfs, the depth-first search with no effective bound;
  * --diff runs both and compares every final state they reached.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -462,6 +463,21 @@ static bool two_kinds(const struct shim_explore_result *r)
 	return yes && no;
 }
 
+/* lit_run()'s line, unless quiet; its verdict for the caller who asks. */
+static void __attribute__((format(printf, 3, 4)))
+say(const struct lit_opts *lo, const char *verdict, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lo->verdict_out)
+		snprintf(lo->verdict_out, 32, "%s", verdict);
+	if (lo->quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
 int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
@@ -472,7 +488,7 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 		.bound = 1000,		/* DFS: no bound, every execution */
 		.max_schedules = 5000000,
 		/* ctest gives each test 600 s: say Undecided well before */
-		.max_ms = 400000,
+		.max_ms = lo->max_ms ? lo->max_ms : 400000,
 		.quiet = true,
 		.outcomes = true,
 	};
@@ -485,7 +501,7 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 	bool wmm = lo->wmm, expect = lo->expect;
 
 	if (explore_unsupported(p)) {
-		printf("%s Unsupported %s\n", p->name, explore_unsupported(p));
+		say(lo, "Unsupported", "%s Unsupported %s\n", p->name, explore_unsupported(p));
 		return expect;
 	}
 	lit_scenario(p, wmm, &sc);
@@ -501,7 +517,7 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 		shim_explore(&sc, &o, &r);
 	}
 	if (r.failures) {
-		printf("%s Error %s (schedule %s)\n", p->name, r.title, r.schedule);
+		say(lo, "Error", "%s Error %s (schedule %s)\n", p->name, r.title, r.schedule);
 		return 1;
 	}
 	for (unsigned int i = 0; i < r.noutcomes; i++) {
@@ -513,8 +529,8 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 	 * each kind, so it stands even when the budget ran out first.
 	 */
 	if ((!r.covered || r.outcomes_overflow) && !(yes && no)) {
-		printf("%s Undecided: %lu executions, budget spent%s\n", p->name,
-		       r.schedules, expect ? " MISMATCH: not judged" : "");
+		say(lo, "Undecided", "%s Undecided: %lu executions, budget spent%s\n", p->name,
+		    r.schedules, expect ? " MISMATCH: not judged" : "");
 		return 1;
 	}
 	if (!r.covered)
@@ -532,6 +548,6 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 			 " MISMATCH: herd7 says %s", p->expected[0] ? p->expected : "nothing");
 		ret = 1;
 	}
-	printf("%s %s%s\n", p->name, verdict, extra);
+	say(lo, verdict, "%s %s%s\n", p->name, verdict, extra);
 	return ret;
 }

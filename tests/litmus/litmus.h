@@ -129,6 +129,9 @@ struct lit_opts {
 	bool dpor;		/* source-DPOR, else depth-first, no bound */
 	bool verbose;		/* executions and time */
 	bool expect;		/* compare with the Result: line */
+	bool quiet;		/* lit_run(): no line printed */
+	unsigned long max_ms;	/* lit_run(): the explorer's budget, 0: 400 s */
+	char *verdict_out;	/* lit_run(): its verdict's first word (32 bytes) */
 };
 
 /* Explore @p as @o says; prints its line; 0 judged, 1 otherwise. */
