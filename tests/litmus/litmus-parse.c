@@ -850,6 +850,9 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 		c->idx = reg_find(&lx->p->proc[c->proc], lx->text);
 	} else if (lx->kind == T_ID && var_find(lx->p, lx->text) >= 0) {
 		c->idx = var_find(lx->p, lx->text);
+		/* lock.cat flags it (lock-final): a lock's value is no value */
+		if (lx->p->var[c->idx].kind == LIT_LOCK)
+			unsupported(lx, "%s", "a condition on a spinlock_t (herd7: flag lock-final)");
 	} else {
 		fail(lx, "expected N:REG or a variable in the condition, found '%s'",
 		     lx->text);
