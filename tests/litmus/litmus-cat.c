@@ -259,6 +259,8 @@ static long long rmw(struct run *r, const struct lit_node *n, uint64_t *dep)
 		return new;
 	case LR_NEW_IS_ZERO:
 		return new == 0;
+	case LR_NEW_IS_NEG:
+		return new < 0;
 	case LR_DONE:
 		return does;
 	default:
@@ -862,6 +864,51 @@ static void each_loc(struct cand *c, int v)
 	each_rf(c, v, 0);
 }
 
+/*
+ * The constants the program assigns or stores (r1 = 1; WRITE_ONCE(*x, 2)):
+ * herd7 solves a test's values as equations over its rf, so a value may
+ * justify itself around an rf cycle that no dependency forbids (a store
+ * of 1 guarded by a load of 1 that reads it).  The least fixed point
+ * from the initial values never meets such a value; seeding every
+ * location with these constants does, as herd7 would.  A value no path
+ * stores costs nothing: no write gives it, no candidate reads it.
+ */
+static void constants(const struct lit_node *n, struct domain *d,
+		      const struct lit_prog *p, bool value)
+{
+	for (; n; n = n->next) {
+		if (value && n->kind == LN_NUM)
+			for (int v = 0; v < p->nvars; v++)
+				if (p->var[v].kind == LIT_INT)
+					dom_add(d, v, n->num);
+		switch (n->kind) {
+		case LS_ASSIGN:
+			constants(n->a, d, p, true);
+			break;
+		case LS_STORE:
+			constants(n->b, d, p, true);
+			break;
+		case LN_CALL:
+			if (n->prim && (n->prim->kind == LP_STORE ||
+					n->prim->kind == LP_STORE_MB) && n->nargs == 2)
+				constants(n->arg[1], d, p, true);
+			break;
+		case LS_IF:
+			constants(n->b, d, p, false);
+			constants(n->c, d, p, false);
+			break;
+		case LS_BLOCK:
+			constants(n->a, d, p, false);
+			break;
+		case LS_EXPR:
+			constants(n->a, d, p, false);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 int lit_cat_check(struct lit_prog *p, struct lit_cat_result *res)
 {
 	static struct trace traces[LIT_MAX_PROCS][MAX_TRACES];
@@ -882,6 +929,8 @@ int lit_cat_check(struct lit_prog *p, struct lit_cat_result *res)
 	for (int v = 0; v < p->nvars; v++)
 		dom_add(&dom, v, p->var[v].init_addr_of >= 0 ?
 			addr_of(p->var[v].init_addr_of) : p->var[v].init);
+	for (int t = 0; t < p->nprocs; t++)
+		constants(p->proc[t].body, &dom, p, false);
 	for (round = 0; round < rounds; round++) {
 		int maxw[LIT_MAX_PROCS] = { 0 };
 

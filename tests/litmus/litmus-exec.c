@@ -116,6 +116,8 @@ static long long prim(int pi, const struct lit_node *n, int *dep)
 			return old + a;
 		case LR_NEW_IS_ZERO:
 			return old + a == 0;
+		case LR_NEW_IS_NEG:
+			return old + a < 0;
 		case LR_DONE:
 			return old != b;
 		default:

@@ -92,6 +92,7 @@ static const struct lit_prim prims[] = {
 	P("atomic_fetch_sub_acquire", LP_RMW, 2, ACQ, SHIM_RMW_ADD, 1, 1, LR_OLD, false),
 	P("atomic_fetch_sub_release", LP_RMW, 2, REL, SHIM_RMW_ADD, 1, 1, LR_OLD, false),
 	P("atomic_sub_and_test", LP_RMW, 2, MB, SHIM_RMW_ADD, 1, 1, LR_NEW_IS_ZERO, false),
+	P("atomic_add_negative", LP_RMW, 2, MB, SHIM_RMW_ADD, 1, 0, LR_NEW_IS_NEG, false),
 
 	/* (X): one increment or decrement; the value is implied */
 	P("atomic_inc", LP_RMW_VOID, 1, ONCE, SHIM_RMW_ADD, 0, 0, LR_NONE, false),

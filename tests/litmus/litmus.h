@@ -108,7 +108,7 @@ enum lit_prim_kind {
 	LP_STORE_MB, LP_NOOP,
 };
 /* How an rmw's result is given back. */
-enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_DONE, LR_NONE };
+enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_NEW_IS_NEG, LR_DONE, LR_NONE };
 
 struct lit_prim {
 	const char *name;
