@@ -32,6 +32,7 @@
 #define MAX_TEV		40		/* events of one process */
 #define MAX_CHOICES	64
 #define MAX_TRACES	4096
+#define SRCU_BASE	(1LL << 36)	/* srcu_read_lock()'s values */
 
 static long long addr_of(int v)
 {
@@ -373,6 +374,22 @@ static long long prim(struct run *r, const struct lit_node *n, uint64_t *dep)
 	case LP_SYNC_RCU:
 		emit(r, LKMM_F | LKMM_SYNC_RCU, -1, 0, 0, 0);
 		return 0;
+	case LP_SRCU_LOCK:
+	case LP_SRCU_UNLOCK:
+	case LP_SYNC_SRCU:
+		/* SRCU[srcu-lock], SRCU[srcu-unlock], SRCU[sync-srcu] on the
+		 * srcu_struct; each lock returns a value of its own (its
+		 * process and place), the unlock carries the value it is
+		 * given: srcu-bad-nesting compares them */
+		v = location(r, n, 0, &adep);
+		val = p->kind == LP_SRCU_UNLOCK ? eval(r, n->arg[1], &vdep) :
+		      SRCU_BASE + r->pi * MAX_TEV + r->t.nev;
+		if (r->dead)
+			return 0;
+		emit(r, p->kind == LP_SRCU_LOCK ? LKMM_SRCU_LOCK :
+			p->kind == LP_SRCU_UNLOCK ? LKMM_SRCU_UNLOCK : LKMM_SYNC_SRCU,
+		     v, val, adep, 0);
+		return p->kind == LP_SRCU_LOCK ? val : 0;
 	}
 	return 0;
 }
@@ -1019,14 +1036,14 @@ int lit_cat_run(struct lit_prog *p, const struct lit_opts *o)
 	race = r.flags & LKMM_FLAG_DATA_RACE;
 	printf("%s %s%s (%llu consistent executions of %llu candidates",
 	       p->name, verdict, race ? " DATARACE" : "", r.consistent, r.executions);
+	for (int f = 1; f < LKMM_NFLAGS; f++)
+		if (r.flags & 1u << f)
+			printf(", flag %s", lkmm_flag_name[f]);
 	if (o->verbose) {
 		printf(", %.4f s", r.seconds);
 		for (int a = 1; a < LKMM_NAXIOMS; a++)
 			if (r.rejected[a])
 				printf(", %s %llu", lkmm_axiom_name[a], r.rejected[a]);
-		for (int f = 1; f < LKMM_NFLAGS; f++)
-			if (r.flags & 1u << f)
-				printf(", flag %s", lkmm_flag_name[f]);
 	}
 	printf(")");
 	if (o->expect && (strcmp(verdict, p->expected) || race != p->expected_race)) {

@@ -157,6 +157,11 @@ static long long prim(int pi, const struct lit_node *n, int *dep)
 	case LP_SYNC_RCU:
 		shim_ctl_synchronize_rcu(f, line);
 		return 0;
+	case LP_SRCU_LOCK:
+	case LP_SRCU_UNLOCK:
+	case LP_SYNC_SRCU:
+		/* explore_unsupported() keeps SRCU from the explorer */
+		return 0;
 	}
 	return 0;
 }
@@ -365,6 +370,8 @@ static const char *explore_unsupported(const struct lit_prog *p)
 		return p->unsupported;
 	if (p->has_plain)
 		return "plain access (the explorer's engine: --engine cat reads it)";
+	if (p->has_srcu)
+		return "srcu (the explorer's engine: --engine cat reads it)";
 	if (p->nprocs > LIT_EXPLORE_MAX_PROCS)
 		return "more than 4 processes (the explorer's engine)";
 	return NULL;

@@ -127,12 +127,15 @@ static const struct lit_prim prims[] = {
 	P("rcu_read_unlock", LP_RCU_UNLOCK, 0, 0, 0, 0, 0, LR_NONE, false),
 	P("synchronize_rcu", LP_SYNC_RCU, 0, 0, 0, 0, 0, LR_NONE, false),
 	P("synchronize_rcu_expedited", LP_SYNC_RCU, 0, 0, 0, 0, 0, LR_NONE, false),
+	P("srcu_read_lock", LP_SRCU_LOCK, 1, 0, 0, 0, 0, LR_OLD, false),
+	P("srcu_read_unlock", LP_SRCU_UNLOCK, 2, 0, 0, 0, 0, LR_NONE, false),
+	P("synchronize_srcu", LP_SYNC_SRCU, 1, 0, 0, 0, 0, LR_NONE, false),
+	P("synchronize_srcu_expedited", LP_SYNC_SRCU, 1, 0, 0, 0, 0, LR_NONE, false),
 };
 
 /* What herd7 knows and this tool does not run: "Unsupported NAME". */
 static const char *const unsupported_prims[] = {
-	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu",
-	"synchronize_srcu_expedited", "srcu_dereference", "call_rcu",
+	"srcu_dereference", "call_rcu",
 	"rcu_barrier", NULL,
 };
 
@@ -395,6 +398,9 @@ static struct lit_node *call(struct lexer *lx, const char *name)
 			unsupported(lx, "%s", name);
 	}
 	n->prim = pr;
+	if (pr && (pr->kind == LP_SRCU_LOCK || pr->kind == LP_SRCU_UNLOCK ||
+		   pr->kind == LP_SYNC_SRCU))
+		lx->p->has_srcu = true;
 	expect(lx, "(");
 	while (!is(lx, ")")) {
 		if (n->nargs == LIT_MAX_ARGS)

@@ -85,6 +85,7 @@ struct lit_prog {
 	char expected[32];		/* the Result: line's verdict, if any */
 	bool expected_race;		/* ... followed by DATARACE */
 	bool has_plain;			/* a plain access (*x, *x = v) */
+	bool has_srcu;			/* an SRCU primitive */
 	int nvars, nprocs;
 	struct lit_var var[LIT_MAX_VARS];
 	struct lit_proc proc[LIT_MAX_PROCS];
@@ -105,7 +106,7 @@ void lit_free(struct lit_prog *p);
 enum lit_prim_kind {
 	LP_LOAD, LP_STORE, LP_FENCE, LP_RMW, LP_RMW_VOID, LP_LOCK, LP_UNLOCK,
 	LP_TRYLOCK, LP_IS_LOCKED, LP_RCU_LOCK, LP_RCU_UNLOCK, LP_SYNC_RCU,
-	LP_STORE_MB, LP_NOOP,
+	LP_STORE_MB, LP_NOOP, LP_SRCU_LOCK, LP_SRCU_UNLOCK, LP_SYNC_SRCU,
 };
 /* How an rmw's result is given back. */
 enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_NEW_IS_NEG, LR_DONE, LR_NONE };

@@ -22,7 +22,8 @@ const char *const lkmm_axiom_name[LKMM_NAXIOMS] = {
 const char *const lkmm_flag_name[LKMM_NFLAGS] = {
 	"data-race", "mixed-accesses", "unbalanced-rcu-locking",
 	"mixed-lock-accesses", "unpaired-LKW-LKR", "lock-final",
-	"unmatched-unlock",
+	"unmatched-unlock", "unbalanced-srcu-locking", "invalid-sleep",
+	"srcu-bad-nesting",
 };
 
 static lkmm_set tagged(const struct lkmm_exec *x, unsigned int tags)
@@ -71,6 +72,18 @@ static void builtins(const struct lkmm_exec *x, struct lkmm_ctx *c)
 }
 
 /*
+ * let srcu-rscs = let rec
+ *	    unmatched-locks = Srcu-lock \ domain(matched)
+ *	and unmatched-unlocks = Srcu-unlock \ range(matched)
+ *	and unmatched = unmatched-locks | unmatched-unlocks
+ *	and unmatched-po = ([unmatched] ; po ; [unmatched]) & loc
+ *	and unmatched-locks-to-unlocks =
+ *		([unmatched-locks] ; po ; [unmatched-unlocks]) & loc
+ *	and matched = matched | (unmatched-locks-to-unlocks \
+ *		(unmatched-po ; unmatched-po))
+ *	in matched
+ * is rcu-rscs (below) with "& loc" on the two po terms: @by_loc.
+ *
  * let rcu-rscs = let rec
  *	    unmatched-locks = Rcu-lock \ domain(matched)
  *	and unmatched-unlocks = Rcu-unlock \ range(matched)
@@ -83,17 +96,23 @@ static void builtins(const struct lkmm_exec *x, struct lkmm_ctx *c)
  *	in matched
  * (the least fixed point, from the empty relation)
  */
-static struct rel rcu_rscs(const struct lkmm_ctx *c)
+static struct rel rscs(const struct lkmm_ctx *c, lkmm_set locks,
+		       lkmm_set unlocks, bool by_loc)
 {
 	struct rel matched, next;
 
 	rel_zero(&matched);
 	for (;;) {
-		lkmm_set ul = c->Rcu_lock & ~rel_domain(&matched);
-		lkmm_set uu = c->Rcu_unlock & ~rel_range(&matched);
+		lkmm_set ul = locks & ~rel_domain(&matched);
+		lkmm_set uu = unlocks & ~rel_range(&matched);
 		lkmm_set un = ul | uu;
 		struct rel upo = rel_restrict(&c->po, un, un);
 		struct rel ultu = rel_restrict(&c->po, ul, uu);
+
+		if (by_loc) {
+			upo = rel_and(&upo, &c->loc);
+			ultu = rel_and(&ultu, &c->loc);
+		}
 		struct rel upo2 = rel_seq(&upo, &upo);
 		struct rel add = rel_minus(&ultu, &upo2);
 
@@ -142,6 +161,9 @@ enum lkmm_axiom lkmm_bell(const struct lkmm_exec *x, struct lkmm_ctx *c)
 	c->LF = tagged(x, LKMM_LF);
 	c->RL = tagged(x, LKMM_RL);
 	c->RU = tagged(x, LKMM_RU);
+	c->Srcu_lock = tagged(x, LKMM_SRCU_LOCK);
+	c->Srcu_unlock = tagged(x, LKMM_SRCU_UNLOCK);
+	c->Sync_srcu = tagged(x, LKMM_SYNC_SRCU);
 	c->rmw = x->rmw;
 	c->addr = x->addr;
 	c->data = x->data;
@@ -151,10 +173,28 @@ enum lkmm_axiom lkmm_bell(const struct lkmm_exec *x, struct lkmm_ctx *c)
 	/* bell: rcu-rscs and
 	 * flag ~empty Rcu-lock \ domain(rcu-rscs) as unbalanced-rcu-locking
 	 * flag ~empty Rcu-unlock \ range(rcu-rscs) as unbalanced-rcu-locking */
-	c->rcu_rscs = rcu_rscs(c);
+	c->rcu_rscs = rscs(c, c->Rcu_lock, c->Rcu_unlock, false);
 	if ((c->Rcu_lock & ~rel_domain(&c->rcu_rscs)) ||
 	    (c->Rcu_unlock & ~rel_range(&c->rcu_rscs)))
 		c->flags |= LKMM_FLAG_UNBALANCED_RCU;
+	/* srcu-rscs and
+	 * flag ~empty Srcu-lock \ domain(srcu-rscs) as unbalanced-srcu-locking
+	 * flag ~empty Srcu-unlock \ range(srcu-rscs) as unbalanced-srcu-locking
+	 * flag ~empty rcu-rscs & (po ; [Sync-srcu] ; po) as invalid-sleep
+	 * flag ~empty different-values(srcu-rscs) as srcu-bad-nesting */
+	c->srcu_rscs = rscs(c, c->Srcu_lock, c->Srcu_unlock, true);
+	if ((c->Srcu_lock & ~rel_domain(&c->srcu_rscs)) ||
+	    (c->Srcu_unlock & ~rel_range(&c->srcu_rscs)))
+		c->flags |= LKMM_FLAG_UNBALANCED_SRCU;
+	t = rel_restrict(&c->po, c->all, c->Sync_srcu);
+	t = rel_seq(&t, &c->po);
+	t = rel_and(&c->rcu_rscs, &t);
+	if (!rel_is_empty(&t))
+		c->flags |= LKMM_FLAG_INVALID_SLEEP;
+	for (int i = 0; i < x->n; i++)
+		for (int j = 0; j < x->n; j++)
+			if (rel_has(&c->srcu_rscs, i, j) && x->ev[i].val != x->ev[j].val)
+				c->flags |= LKMM_FLAG_SRCU_BAD_NESTING;
 
 	/* let Marked = (~M) | IW | Once | Release | Acquire | domain(rmw) |
 	 *	range(rmw) | LKR | LKW | UL | LF | RL | RU

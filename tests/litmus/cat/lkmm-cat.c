@@ -32,6 +32,7 @@ enum lkmm_axiom lkmm_check(const struct lkmm_exec *x, unsigned int *flags)
 	struct rel dep, rwdep, overwrite, to_w, to_r, ppo, cumul_fence, prop;
 	struct rel hb, hbstar, pb, pbstar, rcu_link, rcu_rscsi, rcu_order;
 	struct rel rcu_gp, rcu_fence, rb, xbstar, vis, mixed;
+	struct rel srcu_gp, srcu_rscsi;
 	struct rel w_pre_bounded, r_pre_bounded, w_post_bounded;
 	struct rel r_post_bounded, ww_vis, wr_vis, rw_xbstar, pre_race;
 	struct rel incoh, ww_nonrace, race, t;
@@ -76,7 +77,7 @@ enum lkmm_axiom lkmm_check(const struct lkmm_exec *x, unsigned int *flags)
 				 lkmm_fencerel(&c, c.After_unlock_lock)), all, c.M));
 	/* let gp = po ; [Sync-rcu | Sync-srcu] ; po?
 	 * let strong-fence = mb | gp */
-	gp = SEQ(RESTRICT(c.po, all, c.Sync_rcu), OPT(c.po));
+	gp = SEQ(RESTRICT(c.po, all, c.Sync_rcu | c.Sync_srcu), OPT(c.po));
 	strong_fence = OR(mb, gp);
 
 	/* let nonrw-fence = strong-fence | po-rel | acq-po
@@ -88,8 +89,9 @@ enum lkmm_axiom lkmm_check(const struct lkmm_exec *x, unsigned int *flags)
 	nonrw_fence = OR(OR(strong_fence, po_rel), acq_po);
 	fence = OR(OR(nonrw_fence, wmb), rmb);
 	barrier = lkmm_fencerel(&c, c.Barrier | c.Rmb | c.Wmb | c.Mb | c.Sync_rcu |
-				c.Before_atomic | c.After_atomic | c.Acquire |
-				c.Release | c.Rcu_lock | c.Rcu_unlock);
+				c.Sync_srcu | c.Before_atomic | c.After_atomic |
+				c.Acquire | c.Release | c.Rcu_lock | c.Rcu_unlock |
+				c.Srcu_lock | c.Srcu_unlock);
 	barrier = OR(barrier, RESTRICT(c.po, all, c.Release));
 	barrier = OR(barrier, RESTRICT(c.po, c.Acquire, all));
 
@@ -146,28 +148,39 @@ enum lkmm_axiom lkmm_check(const struct lkmm_exec *x, unsigned int *flags)
 	pbstar = rel_star(&pb);
 
 	/* let rcu-gp = [Sync-rcu]
+	 * let srcu-gp = [Sync-srcu]
 	 * let rcu-rscsi = rcu-rscs^-1
+	 * let srcu-rscsi = srcu-rscs^-1
 	 * let rcu-link = po? ; hb* ; pb* ; prop ; po */
 	rcu_gp = ID(c.Sync_rcu);
+	srcu_gp = ID(c.Sync_srcu);
 	rcu_rscsi = rel_inv(&c.rcu_rscs);
+	srcu_rscsi = rel_inv(&c.srcu_rscs);
 	rcu_link = SEQ(SEQ(SEQ(SEQ(OPT(c.po), hbstar), pbstar), prop), c.po);
 	/* let rec rcu-order = rcu-gp | srcu-gp |
 	 *	(rcu-gp ; rcu-link ; rcu-rscsi) |
+	 *	((srcu-gp ; rcu-link ; srcu-rscsi) & loc) |
 	 *	(rcu-rscsi ; rcu-link ; rcu-gp) |
+	 *	((srcu-rscsi ; rcu-link ; srcu-gp) & loc) |
 	 *	(rcu-gp ; rcu-link ; rcu-order ; rcu-link ; rcu-rscsi) |
+	 *	((srcu-gp ; rcu-link ; rcu-order ; rcu-link ; srcu-rscsi) & loc) |
 	 *	(rcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; rcu-gp) |
-	 *	(rcu-order ; rcu-link ; rcu-order)
-	 * (the srcu terms are empty: no SRCU event is ever made) */
+	 *	((srcu-rscsi ; rcu-link ; rcu-order ; rcu-link ; srcu-gp) & loc) |
+	 *	(rcu-order ; rcu-link ; rcu-order) */
 	rel_zero(&rcu_order);
-	if (c.Sync_rcu) {
+	if (c.Sync_rcu | c.Sync_srcu) {
 		for (;;) {
-			struct rel next = rcu_gp;
+			struct rel next = OR(rcu_gp, srcu_gp);
 			struct rel lo = SEQ(SEQ(rcu_link, rcu_order), rcu_link);
 
 			next = OR(next, SEQ(SEQ(rcu_gp, rcu_link), rcu_rscsi));
+			next = OR(next, AND(SEQ(SEQ(srcu_gp, rcu_link), srcu_rscsi), c.loc));
 			next = OR(next, SEQ(SEQ(rcu_rscsi, rcu_link), rcu_gp));
+			next = OR(next, AND(SEQ(SEQ(srcu_rscsi, rcu_link), srcu_gp), c.loc));
 			next = OR(next, SEQ(SEQ(rcu_gp, lo), rcu_rscsi));
+			next = OR(next, AND(SEQ(SEQ(srcu_gp, lo), srcu_rscsi), c.loc));
 			next = OR(next, SEQ(SEQ(rcu_rscsi, lo), rcu_gp));
+			next = OR(next, AND(SEQ(SEQ(srcu_rscsi, lo), srcu_gp), c.loc));
 			next = OR(next, SEQ(SEQ(rcu_order, rcu_link), rcu_order));
 			if (rel_eq(&next, &rcu_order))
 				break;

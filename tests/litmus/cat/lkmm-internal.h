@@ -18,12 +18,13 @@ struct lkmm_ctx {
 	lkmm_set Before_atomic, After_atomic, After_spinlock,
 		 After_unlock_lock;
 	lkmm_set LKR, LKW, UL, LF, RL, RU;
+	lkmm_set Srcu_lock, Srcu_unlock, Sync_srcu;
 	/* Built-in relations. */
 	struct rel id, po, loc, po_loc, intr, ext;
 	struct rel rmw, addr, data, ctrl;
 	/* The communication relations (lock.cat's, final). */
 	struct rel rf, rfe, rfi, co, coe, coi, fr, fre, fri;
-	struct rel rcu_rscs;
+	struct rel rcu_rscs, srcu_rscs;
 	unsigned int flags;
 };
 

@@ -50,6 +50,10 @@ enum {
 	LKMM_LF		= 1 << 23,
 	LKMM_RL		= 1 << 24,
 	LKMM_RU		= 1 << 25,
+	/* SRCU events (bell: instructions SRCU[SRCU]), on their srcu_struct */
+	LKMM_SRCU_LOCK	= 1 << 26,
+	LKMM_SRCU_UNLOCK = 1 << 27,
+	LKMM_SYNC_SRCU	= 1 << 28,
 };
 
 struct lkmm_event {
@@ -93,7 +97,10 @@ enum {
 	LKMM_FLAG_UNPAIRED_LOCK		= 1 << 4,
 	LKMM_FLAG_LOCK_FINAL		= 1 << 5,
 	LKMM_FLAG_UNMATCHED_UNLOCK	= 1 << 6,
-	LKMM_NFLAGS			= 7,
+	LKMM_FLAG_UNBALANCED_SRCU	= 1 << 7,
+	LKMM_FLAG_INVALID_SLEEP		= 1 << 8,
+	LKMM_FLAG_SRCU_BAD_NESTING	= 1 << 9,
+	LKMM_NFLAGS			= 10,
 };
 
 extern const char *const lkmm_axiom_name[LKMM_NAXIOMS];
