@@ -599,7 +599,7 @@ struct cand {
 	/* co: each location's writes (IW first), as a permutation */
 	int nw[LIT_MAX_VARS], w[LIT_MAX_VARS][LKMM_MAX_EVENTS];
 	/* counts */
-	unsigned long long execs, consistent, yes, no, filtered;
+	unsigned long long execs, consistent, yes, no, filtered, pruned;
 	unsigned long long rejected[LKMM_NAXIOMS];
 	unsigned int flags;
 	const char *error;
@@ -874,9 +874,26 @@ static void each_rf(struct cand *c, int v, int k)
 /* Location by location: its rf and co, then the next; then judge. */
 static void each_loc(struct cand *c, int v)
 {
+	unsigned int flags;
+
 	if (v == c->p->nvars) {
+		c->x.open_locs = 0;
 		judge(c);
 		return;
+	}
+	/* The locations chosen so far already break an axiom: every
+	 * completion does (lkmm.h, open_locs).  Checked from the second
+	 * location on, where the first may have closed a cycle. */
+	if (v > 1) {
+		/* (the open locations' co rows hold an earlier branch's) */
+		for (int u = v; u < c->p->nvars; u++)
+			for (int i = 0; i < c->nw[u]; i++)
+				c->x.co.r[c->w[u][i]] = 0;
+		c->x.open_locs = ~0ULL << v;
+		if (lkmm_check(&c->x, &flags) != LKMM_OK) {
+			c->pruned++;
+			return;
+		}
 	}
 	each_rf(c, v, 0);
 }

@@ -274,6 +274,10 @@ enum lkmm_axiom lkmm_bell(const struct lkmm_exec *x, struct lkmm_ctx *c)
 	co0 = rel_restrict(&c->loc, c->LKW, unmatched_lkw);
 	t = rel_id(unmatched_lkw);
 	co0 = rel_minus(&co0, &t);
+	for (int i = 0; i < x->n; i++)
+		if (x->ev[i].loc >= 0 && x->ev[i].loc < 64 &&
+		    (x->open_locs >> x->ev[i].loc & 1))
+			co0.r[i] = 0;
 	t = rel_minus(&co0, &x->co);
 	if (!rel_is_empty(&t))
 		return LKMM_CO0;

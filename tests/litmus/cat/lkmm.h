@@ -71,6 +71,14 @@ struct lkmm_exec {
 	struct rel rf, co;
 	/* Tracked by the interpreter: the atomic rmw pairs, dependencies. */
 	struct rel rmw, addr, data, ctrl;
+	/*
+	 * Locations whose rf and co are not chosen yet (bit per location,
+	 * 0: a complete candidate).  Every axiom but co0 only grows false
+	 * as rf and co grow location by location, so a partial execution
+	 * that breaks one has no consistent completion: the enumerator
+	 * asks early and prunes.  co0 is not checked on open locations.
+	 */
+	unsigned long long open_locs;
 };
 
 /* The axioms, in the order the cat file states them. */
