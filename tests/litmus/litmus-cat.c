@@ -599,7 +599,8 @@ struct cand {
 	/* co: each location's writes (IW first), as a permutation */
 	int nw[LIT_MAX_VARS], w[LIT_MAX_VARS][LKMM_MAX_EVENTS];
 	/* counts */
-	unsigned long long execs, consistent, yes, no, filtered, pruned;
+	unsigned long long execs, consistent, yes, no, filtered;
+	unsigned long long ptry[LIT_MAX_VARS], pprune[LIT_MAX_VARS];
 	unsigned long long rejected[LKMM_NAXIOMS];
 	unsigned int flags;
 	const char *error;
@@ -883,15 +884,18 @@ static void each_loc(struct cand *c, int v)
 	}
 	/* The locations chosen so far already break an axiom: every
 	 * completion does (lkmm.h, open_locs).  Checked from the second
-	 * location on, where the first may have closed a cycle. */
-	if (v > 1) {
+	 * location on, where the first may have closed a cycle, and at a
+	 * level only while it pays: after 64 checks there with nothing
+	 * pruned, no more (a count, not a clock: the same on every run). */
+	if (v > 1 && (c->ptry[v] < 64 || c->pprune[v])) {
+		c->ptry[v]++;
 		/* (the open locations' co rows hold an earlier branch's) */
 		for (int u = v; u < c->p->nvars; u++)
 			for (int i = 0; i < c->nw[u]; i++)
 				c->x.co.r[c->w[u][i]] = 0;
 		c->x.open_locs = ~0ULL << v;
 		if (lkmm_check(&c->x, &flags) != LKMM_OK) {
-			c->pruned++;
+			c->pprune[v]++;
 			return;
 		}
 	}
