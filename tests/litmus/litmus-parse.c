@@ -316,7 +316,7 @@ static int var_get(struct lexer *lx, const char *name)
 	if (p->nvars == LIT_MAX_VARS)
 		fail(lx, "more than %d shared variables", LIT_MAX_VARS);
 	i = p->nvars++;
-	snprintf(p->var[i].name, sizeof(p->var[i].name), "%s", name);
+	snprintf(p->var[i].name, sizeof(p->var[i].name), "%.31s", name);
 	p->var[i].init_addr_of = -1;
 	return i;
 }

@@ -28,7 +28,7 @@
 
 struct shape_count {
 	char shape[160];
-	char cat[16], explore[16];
+	char cat[32], explore[32];
 	unsigned int n;
 	char example[32];
 };
@@ -52,7 +52,7 @@ static void count_shape(const char *shape, const char *cat, const char *ex,
 		snprintf(shapes[i].shape, sizeof(shapes[i].shape), "%s", shape);
 		snprintf(shapes[i].cat, sizeof(shapes[i].cat), "%s", cat);
 		snprintf(shapes[i].explore, sizeof(shapes[i].explore), "%s", ex);
-		snprintf(shapes[i].example, sizeof(shapes[i].example), "%s", name);
+		snprintf(shapes[i].example, sizeof(shapes[i].example), "%.31s", name);
 	}
 	shapes[i].n++;
 }

@@ -173,7 +173,7 @@ static void access(FILE *f, const struct gen_thread *t, int e, int loc, int val,
 
 void gen_write(const struct gen_cycle *c, const char *tname, bool declare, FILE *f)
 {
-	int n = c->nthreads, nloc = 0, loc[GEN_MAX_THREADS][2];
+	int n = c->nthreads, nloc = 0, loc[GEN_MAX_THREADS][2] = { { 0 } };
 	int val[GEN_MAX_THREADS][2] = { { 0 } }, reads[GEN_MAX_THREADS][2] = { { 0 } };
 	int lastw[GEN_MAX_THREADS * 2], nwrites[GEN_MAX_THREADS * 2];
 	char cyc[512];
