@@ -13,6 +13,7 @@
  * with --search dfs, the depth-first search with no effective bound;
  * --diff runs both and compares every final state they reached.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static spinlock_t lock[LIT_MAX_VARS];
 static struct {
 	long long val;
 	int dep;		/* the load the value came from, -1: none */
-} reg[LIT_MAX_PROCS][LIT_MAX_REGS];
+} reg[LIT_EXPLORE_MAX_PROCS][LIT_MAX_REGS];
 static bool wmm_mode;
 
 static long long addr_of(int v)
@@ -115,6 +116,8 @@ static long long prim(int pi, const struct lit_node *n, int *dep)
 			return old + a;
 		case LR_NEW_IS_ZERO:
 			return old + a == 0;
+		case LR_NEW_IS_NEG:
+			return old + a < 0;
 		case LR_DONE:
 			return old != b;
 		default:
@@ -153,6 +156,11 @@ static long long prim(int pi, const struct lit_node *n, int *dep)
 		return 0;
 	case LP_SYNC_RCU:
 		shim_ctl_synchronize_rcu(f, line);
+		return 0;
+	case LP_SRCU_LOCK:
+	case LP_SRCU_UNLOCK:
+	case LP_SYNC_SRCU:
+		/* explore_unsupported() keeps SRCU from the explorer */
 		return 0;
 	}
 	return 0;
@@ -263,7 +271,9 @@ static void *setup(void)
 	}
 	for (int p = 0; p < prog->nprocs; p++) {
 		for (int r = 0; r < LIT_MAX_REGS; r++) {
-			reg[p][r].val = prog->proc[p].reg_init[r];
+			reg[p][r].val = prog->proc[p].reg_init_addr_of[r] >= 0 ?
+					addr_of(prog->proc[p].reg_init_addr_of[r]) :
+					prog->proc[p].reg_init[r];
 			reg[p][r].dep = -1;
 		}
 	}
@@ -286,6 +296,8 @@ static bool holds(const struct lit_cond *c)
 	case LC_EQ:
 		have = c->proc >= 0 ? reg[c->proc][c->idx].val : cell[c->idx];
 		want = c->val_addr_of >= 0 ? addr_of(c->val_addr_of) : c->val;
+		if (c->val_proc >= 0)
+			want = reg[c->val_proc][c->val_reg].val;
 		return have == want;
 	}
 	return false;
@@ -331,7 +343,7 @@ static void witness_check(void *ctx)
 /* @sc runs @p under the model asked for: its bodies are @p's processes. */
 static void lit_scenario(struct lit_prog *p, bool wmm, struct shim_scenario *sc)
 {
-	static void (*const bodies[LIT_MAX_PROCS])(void *) = {
+	static void (*const bodies[LIT_EXPLORE_MAX_PROCS])(void *) = {
 		body0, body1, body2, body3,
 	};
 
@@ -351,6 +363,20 @@ static enum shim_explore_model model_of(const struct lit_opts *lo)
 	return lo->wmm ? SHIM_EXPLORE_MODEL_WMM : SHIM_EXPLORE_MODEL_SC;
 }
 
+/* What the explorer's engine does not run, said as a verdict. */
+static const char *explore_unsupported(const struct lit_prog *p)
+{
+	if (p->unsupported[0])
+		return p->unsupported;
+	if (p->has_plain)
+		return "plain access (the explorer's engine: --engine cat reads it)";
+	if (p->has_srcu)
+		return "srcu (the explorer's engine: --engine cat reads it)";
+	if (p->nprocs > LIT_EXPLORE_MAX_PROCS)
+		return "more than 4 processes (the explorer's engine)";
+	return NULL;
+}
+
 int lit_witness(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
@@ -363,7 +389,7 @@ int lit_witness(struct lit_prog *p, const struct lit_opts *lo)
 	};
 	static struct shim_explore_result r;
 
-	if (p->unsupported[0])
+	if (explore_unsupported(p))
 		return 0;
 	lit_scenario(p, lo->wmm, &sc);
 	shim_explore(&sc, &o, &r);
@@ -397,8 +423,8 @@ int lit_diff(struct lit_prog *p, const struct lit_opts *lo)
 	const char *model = lo->wmm ? "wmm" : "sc";
 	unsigned int i;
 
-	if (p->unsupported[0]) {
-		printf("%s Unsupported %s\n", p->name, p->unsupported);
+	if (explore_unsupported(p)) {
+		printf("%s Unsupported %s\n", p->name, explore_unsupported(p));
 		return 0;
 	}
 	all_states(p, lo, SHIM_EXPLORE_DFS, &dfs);
@@ -446,6 +472,21 @@ static bool two_kinds(const struct shim_explore_result *r)
 	return yes && no;
 }
 
+/* lit_run()'s line, unless quiet; its verdict for the caller who asks. */
+static void __attribute__((format(printf, 3, 4)))
+say(const struct lit_opts *lo, const char *verdict, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lo->verdict_out)
+		snprintf(lo->verdict_out, 32, "%s", verdict);
+	if (lo->quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
 int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 {
 	struct shim_scenario sc = {
@@ -456,7 +497,7 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 		.bound = 1000,		/* DFS: no bound, every execution */
 		.max_schedules = 5000000,
 		/* ctest gives each test 600 s: say Undecided well before */
-		.max_ms = 400000,
+		.max_ms = lo->max_ms ? lo->max_ms : 400000,
 		.quiet = true,
 		.outcomes = true,
 	};
@@ -468,8 +509,8 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 
 	bool wmm = lo->wmm, expect = lo->expect;
 
-	if (p->unsupported[0]) {
-		printf("%s Unsupported %s\n", p->name, p->unsupported);
+	if (explore_unsupported(p)) {
+		say(lo, "Unsupported", "%s Unsupported %s\n", p->name, explore_unsupported(p));
 		return expect;
 	}
 	lit_scenario(p, wmm, &sc);
@@ -485,7 +526,7 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 		shim_explore(&sc, &o, &r);
 	}
 	if (r.failures) {
-		printf("%s Error %s (schedule %s)\n", p->name, r.title, r.schedule);
+		say(lo, "Error", "%s Error %s (schedule %s)\n", p->name, r.title, r.schedule);
 		return 1;
 	}
 	for (unsigned int i = 0; i < r.noutcomes; i++) {
@@ -497,8 +538,8 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 	 * each kind, so it stands even when the budget ran out first.
 	 */
 	if ((!r.covered || r.outcomes_overflow) && !(yes && no)) {
-		printf("%s Undecided: %lu executions, budget spent%s\n", p->name,
-		       r.schedules, expect ? " MISMATCH: not judged" : "");
+		say(lo, "Undecided", "%s Undecided: %lu executions, budget spent%s\n", p->name,
+		    r.schedules, expect ? " MISMATCH: not judged" : "");
 		return 1;
 	}
 	if (!r.covered)
@@ -516,6 +557,6 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 			 " MISMATCH: herd7 says %s", p->expected[0] ? p->expected : "nothing");
 		ret = 1;
 	}
-	printf("%s %s%s\n", p->name, verdict, extra);
+	say(lo, verdict, "%s %s%s\n", p->name, verdict, extra);
 	return ret;
 }

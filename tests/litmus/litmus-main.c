@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * klist-litmus: judge herd7 C litmus tests under the explorer's memory
- * model.
+ * klist-litmus: judge herd7 C litmus tests under the Linux-kernel memory
+ * model: by default every candidate execution checked against
+ * linux-kernel.cat transcribed in C (cat/, litmus-cat.c); with
+ * --engine explore, under the explorer's weak-memory model instead.
  *
- *   klist-litmus [--model wmm|sc] [--search dpor|dfs] [--expect]
- *                [--witness] [--diff] [-v] FILE...
+ *   klist-litmus [--engine cat|explore] [--model wmm|sc]
+ *                [--search dpor|dfs] [--expect] [--witness] [--diff]
+ *                [-v] FILE...
  *
  * One line per file: its name, then Always, Sometimes or Never (how
  * many of the executions the model allows satisfy the condition, as
- * herd7 says it), or "Unsupported WHAT".  --expect compares the verdict
+ * herd7 says it), DATARACE when the cat's data-race flag is raised, the
+ * number of consistent executions; or "Unsupported WHAT".  --expect compares the verdict
  * with the file's "Result:" line and exits 1 on a mismatch or an
  * unsupported test.  --diff checks the search instead: DPOR and the
  * unbounded depth-first search must reach the same final states.
@@ -26,13 +30,17 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: klist-litmus [--model wmm|sc] [--search dpor|dfs] [--expect]\n"
-		"                    [--witness] [--diff] [-v] FILE...\n"
-		"  --model M   the explorer's memory model: wmm (default) or sc\n"
+		"usage: klist-litmus [--engine cat|explore] [--model wmm|sc]\n"
+		"                    [--search dpor|dfs] [--expect] [--witness] [--diff]\n"
+		"                    [-v] FILE...\n"
+		"  --engine E  cat (default: every candidate execution checked against\n"
+		"              linux-kernel.cat) or explore (the explorer's model)\n"
+		"  --model M   the explorer's memory model: wmm (default) or sc;\n"
+		"              implies --engine explore, as --search, --witness, --diff do\n"
 		"  --search S  dpor (default: every trace, a load's choice of store a\n"
 		"              branch) or dfs (every interleaving, no bound)\n"
 		"  --expect    exit 1 unless each verdict is the file's Result: line\n"
-		"  -v          the number of executions and the time\n"
+		"  -v          the time, and (cat) the candidates each axiom rejected\n"
 		"  --witness   then the interleaving of one execution satisfying the\n"
 		"              condition (each load with the value and the store it read)\n"
 		"  --diff      instead of a verdict: run both searches and exit 1 unless\n"
@@ -42,6 +50,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "engine", required_argument, NULL, 'E' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "search", required_argument, NULL, 's' },
 		{ "diff", no_argument, NULL, 'd' },
@@ -51,12 +60,24 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lit_opts o = { .wmm = true, .dpor = true };
-	bool witness = false, diff = false;
+	bool witness = false, diff = false, engine_cat = false;
 	int c, status = 0;
 
 	while ((c = getopt_long(argc, argv, "hvm:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'E':
+			if (!strcmp(optarg, "explore")) {
+				o.explore = true;
+			} else if (!strcmp(optarg, "cat")) {
+				engine_cat = true;
+			} else {
+				fprintf(stderr, "klist-litmus: --engine takes cat or explore, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'm':
+			o.explore = true;
 			if (!strcmp(optarg, "sc")) {
 				o.wmm = false;
 			} else if (strcmp(optarg, "wmm")) {
@@ -66,6 +87,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 's':
+			o.explore = true;
 			if (!strcmp(optarg, "dfs")) {
 				o.dpor = false;
 			} else if (strcmp(optarg, "dpor")) {
@@ -75,12 +97,14 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'd':
+			o.explore = true;
 			diff = true;
 			break;
 		case 'e':
 			o.expect = true;
 			break;
 		case 'w':
+			o.explore = true;
 			witness = true;
 			break;
 		case 'v':
@@ -96,6 +120,10 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (engine_cat && o.explore) {
+		fprintf(stderr, "klist-litmus: --model, --search, --witness and --diff are the explorer's: not with --engine cat\n");
 		return 2;
 	}
 #if defined(__SANITIZE_THREAD__)
@@ -114,7 +142,8 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		if ((diff ? lit_diff(p, &o) : lit_run(p, &o)) && status == 0)
+		if ((diff ? lit_diff(p, &o) : !o.explore ? lit_cat_run(p, &o) :
+		     lit_run(p, &o)) && status == 0)
 			status = 1;
 		/* The verdict before the witness's interleaving (stderr). */
 		fflush(stdout);

@@ -6,8 +6,14 @@
  * condition.  Comments: (* ... *), /+ ... +/ and //.  A process body is
  * the subset of C the kernel's litmus tests use: declarations,
  * assignments to registers, calls of the primitives, if/else, blocks.
- * Anything else in a body is a parse error (exit 2) or, if it is C the
- * tool does not run (loops, plain accesses, SRCU), "Unsupported".
+ * Between the name and the init block: a doc string and diy7's header
+ * lines (Cycle=..., Relax=..., Safe=..., Prefetch=..., Com=...,
+ * Orig=..., any KEY=VALUE line), skipped as herd7 skips them.  A
+ * register may be used without a declaration (diy7 writes none), as
+ * herd7 allows.  Plain accesses (*x, *x = v) are read.  Anything else
+ * in a body is a parse error (exit 2) or, if it is C herd7's LKMM does
+ * not take (loops, goto, switch) or the tool does not run (SRCU),
+ * "Unsupported".
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -86,6 +92,7 @@ static const struct lit_prim prims[] = {
 	P("atomic_fetch_sub_acquire", LP_RMW, 2, ACQ, SHIM_RMW_ADD, 1, 1, LR_OLD, false),
 	P("atomic_fetch_sub_release", LP_RMW, 2, REL, SHIM_RMW_ADD, 1, 1, LR_OLD, false),
 	P("atomic_sub_and_test", LP_RMW, 2, MB, SHIM_RMW_ADD, 1, 1, LR_NEW_IS_ZERO, false),
+	P("atomic_add_negative", LP_RMW, 2, MB, SHIM_RMW_ADD, 1, 0, LR_NEW_IS_NEG, false),
 
 	/* (X): one increment or decrement; the value is implied */
 	P("atomic_inc", LP_RMW_VOID, 1, ONCE, SHIM_RMW_ADD, 0, 0, LR_NONE, false),
@@ -120,12 +127,15 @@ static const struct lit_prim prims[] = {
 	P("rcu_read_unlock", LP_RCU_UNLOCK, 0, 0, 0, 0, 0, LR_NONE, false),
 	P("synchronize_rcu", LP_SYNC_RCU, 0, 0, 0, 0, 0, LR_NONE, false),
 	P("synchronize_rcu_expedited", LP_SYNC_RCU, 0, 0, 0, 0, 0, LR_NONE, false),
+	P("srcu_read_lock", LP_SRCU_LOCK, 1, 0, 0, 0, 0, LR_OLD, false),
+	P("srcu_read_unlock", LP_SRCU_UNLOCK, 2, 0, 0, 0, 0, LR_NONE, false),
+	P("synchronize_srcu", LP_SYNC_SRCU, 1, 0, 0, 0, 0, LR_NONE, false),
+	P("synchronize_srcu_expedited", LP_SYNC_SRCU, 1, 0, 0, 0, 0, LR_NONE, false),
 };
 
 /* What herd7 knows and this tool does not run: "Unsupported NAME". */
 static const char *const unsupported_prims[] = {
-	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu",
-	"synchronize_srcu_expedited", "srcu_dereference", "call_rcu",
+	"srcu_dereference", "call_rcu",
 	"rcu_barrier", NULL,
 };
 
@@ -175,7 +185,8 @@ static void skip_space(struct lexer *lx)
 				lx->s++;
 		} else if ((s[0] == '/' && s[1] == '*') ||
 			   (s[0] == '(' && s[1] == '*' &&
-			    (isspace((unsigned char)s[2]) || s[2] == '*'))) {
+			    (isspace((unsigned char)s[2]) || s[2] == '*' ||
+			     lx->proc < 0))) {
 			char close = s[0] == '/' ? '/' : ')';
 
 			lx->tline = lx->line;
@@ -305,7 +316,7 @@ static int var_get(struct lexer *lx, const char *name)
 	if (p->nvars == LIT_MAX_VARS)
 		fail(lx, "more than %d shared variables", LIT_MAX_VARS);
 	i = p->nvars++;
-	snprintf(p->var[i].name, sizeof(p->var[i].name), "%s", name);
+	snprintf(p->var[i].name, sizeof(p->var[i].name), "%.31s", name);
 	p->var[i].init_addr_of = -1;
 	return i;
 }
@@ -387,6 +398,9 @@ static struct lit_node *call(struct lexer *lx, const char *name)
 			unsupported(lx, "%s", name);
 	}
 	n->prim = pr;
+	if (pr && (pr->kind == LP_SRCU_LOCK || pr->kind == LP_SRCU_UNLOCK ||
+		   pr->kind == LP_SYNC_SRCU))
+		lx->p->has_srcu = true;
 	expect(lx, "(");
 	while (!is(lx, ")")) {
 		if (n->nargs == LIT_MAX_ARGS)
@@ -434,6 +448,8 @@ static struct lit_node *primary(struct lexer *lx)
 	next(lx);
 	if (is(lx, "("))
 		return call(lx, name);
+	if (reg_find(pr, name) < 0 && var_find(lx->p, name) < 0 && is(lx, "="))
+		reg_get(lx, pr, name);	/* a register herd7 declares itself */
 	if (reg_find(pr, name) >= 0) {
 		n = node(lx, LN_REG);
 		n->idx = reg_find(pr, name);
@@ -600,9 +616,10 @@ static struct lit_node *statement(struct lexer *lx)
 		struct lit_node *lhs = n->a;
 
 		if (lhs->kind == LN_DEREF) {
-			unsupported(lx, "%s", "plain access (*x = ...)");
-			n->kind = LS_EXPR;
-			n->a = expr(lx);
+			n->kind = LS_STORE;
+			n->a = lhs->a;
+			n->b = expr(lx);
+			lx->p->has_plain = true;
 		} else if (lhs->kind == LN_REG) {
 			n->kind = LS_ASSIGN;
 			n->idx = lhs->idx;
@@ -641,16 +658,34 @@ static void init_item(struct lexer *lx)
 	snprintf(name, sizeof(name), "%s", lx->text);
 	next(lx);
 	if (proc >= 0) {
-		long long val = 0;
+		int r;
 
 		if (proc >= LIT_MAX_PROCS)
 			fail(lx, "no process P%d", proc);
-		expect(lx, "=");
-		if (lx->kind != T_NUM)
-			fail(lx, "a register starts as a number");
-		val = lx->num;
+		r = reg_get(lx, &p->proc[proc], name);
+		/* int 0:r1; declares it; 0:r1 = 2 or 0:r4 = y (y's address) */
+		if (!accept(lx, "="))
+			return;
+		if (lx->kind == T_ID) {
+			p->proc[proc].reg_init_addr_of[r] = var_get(lx, lx->text);
+			next(lx);
+			return;
+		}
+		if (accept(lx, "&")) {
+			if (lx->kind != T_ID)
+				fail(lx, "expected a variable after '&'");
+			p->proc[proc].reg_init_addr_of[r] = var_get(lx, lx->text);
+			next(lx);
+			return;
+		}
+		{
+			bool neg = accept(lx, "-");
+
+			if (lx->kind != T_NUM)
+				fail(lx, "a register starts as a number or an address");
+			p->proc[proc].reg_init[r] = neg ? -lx->num : lx->num;
+		}
 		next(lx);
-		p->proc[proc].reg_init[reg_get(lx, &p->proc[proc], name)] = val;
 		return;
 	}
 	v = var_get(lx, name);
@@ -693,7 +728,7 @@ static void check_plain(struct lexer *lx, const struct lit_node *n, bool arg)
 {
 	for (; n; n = n->next) {
 		if (n->kind == LN_DEREF && !arg)
-			unsupported(lx, "%s", "plain access (*x)");
+			lx->p->has_plain = true;
 		if (n->kind == LN_DEREF) {
 			check_plain(lx, n->a, false);
 			continue;
@@ -704,7 +739,8 @@ static void check_plain(struct lexer *lx, const struct lit_node *n, bool arg)
 		check_plain(lx, n->b, false);
 		check_plain(lx, n->c, false);
 		if (n->kind != LS_BLOCK && n->kind != LS_EXPR &&
-		    n->kind != LS_ASSIGN && n->kind != LS_IF && n->kind != LS_NOP)
+		    n->kind != LS_ASSIGN && n->kind != LS_IF && n->kind != LS_NOP &&
+		    n->kind != LS_STORE)
 			return;
 	}
 }
@@ -716,7 +752,7 @@ static void process(struct lexer *lx, int n)
 	if (n != p->nprocs)
 		fail(lx, "P%d out of order (expected P%d)", n, p->nprocs);
 	if (n >= LIT_MAX_PROCS) {
-		unsupported(lx, "%s", "more than 4 processes");
+		unsupported(lx, "more than %s processes", "16");
 		lx->unsup_fail = true;
 		fail(lx, "more than %d processes", LIT_MAX_PROCS);
 	}
@@ -821,6 +857,9 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 		c->idx = reg_find(&lx->p->proc[c->proc], lx->text);
 	} else if (lx->kind == T_ID && var_find(lx->p, lx->text) >= 0) {
 		c->idx = var_find(lx->p, lx->text);
+		/* lock.cat flags it (lock-final): a lock's value is no value */
+		if (lx->p->var[c->idx].kind == LIT_LOCK)
+			unsupported(lx, "%s", "a condition on a spinlock_t (herd7: flag lock-final)");
 	} else {
 		fail(lx, "expected N:REG or a variable in the condition, found '%s'",
 		     lx->text);
@@ -829,7 +868,23 @@ static struct lit_cond *cond_atom(struct lexer *lx)
 	ne = is(lx, "!=");
 	if (!accept(lx, "=") && !accept(lx, "==") && !accept(lx, "!="))
 		fail(lx, "expected '=' in the condition, found '%s'", lx->text);
-	c->val = cond_value(lx, &c->val_addr_of);
+	c->val_proc = -1;
+	if (lx->kind == T_NUM && lx->s[0] == ':') {
+		/* 1:r1=1:r1, a register against a register */
+		int vp = (int)lx->num;
+
+		next(lx);
+		expect(lx, ":");
+		if (vp < 0 || vp >= lx->p->nprocs || lx->kind != T_ID ||
+		    reg_find(&lx->p->proc[vp], lx->text) < 0)
+			fail(lx, "no register %d:%s", vp, lx->text);
+		c->val_proc = vp;
+		c->val_reg = reg_find(&lx->p->proc[vp], lx->text);
+		c->val_addr_of = -1;
+		next(lx);
+	} else {
+		c->val = cond_value(lx, &c->val_addr_of);
+	}
 	if (ne) {
 		struct lit_cond *n = cond_new(lx, LC_NOT);
 
@@ -897,8 +952,40 @@ static void find_result(struct lit_prog *p, const char *text)
 {
 	const char *r = strstr(text, "Result:");
 
-	if (r)
-		sscanf(r + 7, " %31s", p->expected);
+	if (r) {
+		char more[32] = "";
+
+		if (sscanf(r + 7, " %31s %31s", p->expected, more) == 2)
+			p->expected_race = !strcmp(more, "DATARACE");
+	}
+}
+
+/* The doc string and diy7's KEY=VALUE lines between the name and '{'. */
+static void skip_header_lines(struct lexer *lx)
+{
+	for (;;) {
+		const char *s;
+		size_t n = 0;
+
+		skip_space(lx);
+		s = lx->s;
+		if (*s == '"') {
+			const char *e = strchr(s + 1, '"');
+
+			if (!e)
+				fail(lx, "unterminated string");
+			for (const char *c = s; c < e; c++)
+				lx->line += *c == '\n';
+			lx->s = e + 1;
+			continue;
+		}
+		while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+			n++;
+		if (!n || s[n] != '=')
+			return;
+		while (*lx->s && *lx->s != '\n')
+			lx->s++;
+	}
 }
 
 /* The test in lx->s into lx->p; false (lx->err says why) on an error. */
@@ -922,9 +1009,8 @@ static bool __attribute__((noinline)) parse_test(struct lexer *lx)
 		p->name[n] = '\0';
 		lx->s += n;
 	}
+	skip_header_lines(lx);
 	next(lx);
-	while (lx->kind == T_STR)
-		next(lx);
 	expect(lx, "{");
 	while (!accept(lx, "}")) {
 		if (lx->kind == T_EOF)
@@ -990,6 +1076,9 @@ struct lit_prog *lit_parse(const char *path, char *err, unsigned long len)
 		return NULL;
 	}
 	p->path = path;
+	for (int i = 0; i < LIT_MAX_PROCS; i++)
+		for (int r = 0; r < LIT_MAX_REGS; r++)
+			p->proc[i].reg_init_addr_of[r] = -1;
 	lx.p = p;
 	lx.s = text;
 	find_result(p, text);

@@ -14,7 +14,8 @@
 
 #include <stdbool.h>
 
-#define LIT_MAX_PROCS	4	/* the explorer's bodies */
+#define LIT_MAX_PROCS	16
+#define LIT_EXPLORE_MAX_PROCS	4	/* the explorer's bodies */
 #define LIT_MAX_VARS	16
 #define LIT_MAX_REGS	16
 #define LIT_MAX_ARGS	3
@@ -31,10 +32,11 @@ struct lit_var {
 /* Expression and statement nodes. */
 enum lit_node_kind {
 	LN_NUM, LN_REG, LN_VAR,		/* a register; a shared var's address */
-	LN_DEREF,			/* *E: a plain access (unsupported) */
+	LN_DEREF,			/* *E: a plain load */
 	LN_ADDR,			/* &x */
 	LN_CALL, LN_BIN, LN_UNARY,
 	LS_EXPR, LS_ASSIGN, LS_IF, LS_BLOCK, LS_NOP,
+	LS_STORE,			/* *a = b: a plain store */
 };
 
 struct lit_prim;
@@ -57,6 +59,7 @@ struct lit_proc {
 	int nregs;
 	char reg[LIT_MAX_REGS][16];
 	long long reg_init[LIT_MAX_REGS];
+	int reg_init_addr_of[LIT_MAX_REGS];	/* starts as this var's address, -1 */
 	struct lit_node *body;
 };
 
@@ -68,6 +71,8 @@ struct lit_cond {
 	int idx;			/* register or var */
 	long long val;
 	int val_addr_of;		/* the value is this var's address, -1: val */
+	int val_proc, val_reg;		/* the value is register val_proc:val_reg,
+					 * val_proc -1: not a register */
 	struct lit_cond *a, *b;
 	struct lit_cond *alloc_next;	/* every proposition of the program */
 };
@@ -78,6 +83,9 @@ struct lit_prog {
 	const char *path;
 	char name[128];
 	char expected[32];		/* the Result: line's verdict, if any */
+	bool expected_race;		/* ... followed by DATARACE */
+	bool has_plain;			/* a plain access (*x, *x = v) */
+	bool has_srcu;			/* an SRCU primitive */
 	int nvars, nprocs;
 	struct lit_var var[LIT_MAX_VARS];
 	struct lit_proc proc[LIT_MAX_PROCS];
@@ -98,10 +106,10 @@ void lit_free(struct lit_prog *p);
 enum lit_prim_kind {
 	LP_LOAD, LP_STORE, LP_FENCE, LP_RMW, LP_RMW_VOID, LP_LOCK, LP_UNLOCK,
 	LP_TRYLOCK, LP_IS_LOCKED, LP_RCU_LOCK, LP_RCU_UNLOCK, LP_SYNC_RCU,
-	LP_STORE_MB, LP_NOOP,
+	LP_STORE_MB, LP_NOOP, LP_SRCU_LOCK, LP_SRCU_UNLOCK, LP_SYNC_SRCU,
 };
 /* How an rmw's result is given back. */
-enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_DONE, LR_NONE };
+enum lit_ret { LR_OLD, LR_NEW, LR_NEW_IS_ZERO, LR_NEW_IS_NEG, LR_DONE, LR_NONE };
 
 struct lit_prim {
 	const char *name;
@@ -117,10 +125,14 @@ struct lit_prim {
 
 /* How klist-litmus runs a test (litmus-main.c's options). */
 struct lit_opts {
+	bool explore;		/* --engine explore: the explorer, else the cat */
 	bool wmm;		/* the weak-memory model, else sc */
 	bool dpor;		/* source-DPOR, else depth-first, no bound */
 	bool verbose;		/* executions and time */
 	bool expect;		/* compare with the Result: line */
+	bool quiet;		/* lit_run(): no line printed */
+	unsigned long max_ms;	/* lit_run(): the explorer's budget, 0: 400 s */
+	char *verdict_out;	/* lit_run(): its verdict's first word (32 bytes) */
 };
 
 /* Explore @p as @o says; prints its line; 0 judged, 1 otherwise. */
@@ -132,6 +144,29 @@ int lit_run(struct lit_prog *p, const struct lit_opts *o);
  * register and variable); prints its line; 0 the same, 1 otherwise.
  */
 int lit_diff(struct lit_prog *p, const struct lit_opts *o);
+
+/*
+ * The axiomatic engine (litmus-cat.c): every candidate execution of @p
+ * checked against linux-kernel.cat (cat/); the counts in @r.  0, or -1
+ * with r->error saying what the test uses that the engine cannot run.
+ */
+struct lit_cat_result {
+	unsigned long long executions;	/* candidates checked */
+	unsigned long long consistent;	/* allowed by the model */
+	unsigned long long yes, no;	/* consistent: the condition holds, not */
+	unsigned long long filtered;	/* consistent, dropped by the filter */
+	unsigned long long rejected[16];	/* per axiom (enum lkmm_axiom) */
+	unsigned int flags;		/* LKMM_FLAG_*, over the consistent */
+	double seconds;
+	char error[128];
+};
+int lit_cat_check(struct lit_prog *p, struct lit_cat_result *r);
+
+/* The verdict of @r, as herd7 says it: Always, Sometimes, Never. */
+const char *lit_cat_verdict(const struct lit_cat_result *r);
+
+/* Judge @p with the cat engine; prints its line; 0 judged, 1 otherwise. */
+int lit_cat_run(struct lit_prog *p, const struct lit_opts *o);
 
 /* Print the interleaving of one execution where the condition holds. */
 int lit_witness(struct lit_prog *p, const struct lit_opts *o);
