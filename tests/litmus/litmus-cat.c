@@ -394,29 +394,6 @@ static long long prim(struct run *r, const struct lit_node *n, uint64_t *dep)
 	return 0;
 }
 
-static long long binop(int op, long long l, long long r)
-{
-	switch (op) {
-	case '+': return l + r;
-	case '-': return l - r;
-	case '*': return l * r;
-	case '/': return r ? l / r : 0;
-	case '%': return r ? l % r : 0;
-	case '&': return l & r;
-	case '|': return l | r;
-	case '^': return l ^ r;
-	case '<': return l < r;
-	case '>': return l > r;
-	case ('<' << 8) | '=': return l <= r;
-	case ('>' << 8) | '=': return l >= r;
-	case ('=' << 8) | '=': return l == r;
-	case ('!' << 8) | '=': return l != r;
-	case ('<' << 8) | '<': return l << (r & 63);
-	case ('>' << 8) | '>': return l >> (r & 63);
-	}
-	return 0;
-}
-
 static long long eval(struct run *r, const struct lit_node *n, uint64_t *dep)
 {
 	uint64_t d2 = 0;
@@ -468,7 +445,7 @@ static long long eval(struct run *r, const struct lit_node *n, uint64_t *dep)
 		else if (n->op == (('|' << 8) | '|'))
 			l = (eval(r, n->b, &d2) || l);
 		else
-			l = binop(n->op, l, eval(r, n->b, &d2));
+			l = lit_binop(n->op, l, eval(r, n->b, &d2));
 		*dep |= d2;
 		return l;
 	default:

@@ -166,29 +166,6 @@ static long long prim(int pi, const struct lit_node *n, int *dep)
 	return 0;
 }
 
-static long long binop(int op, long long l, long long r)
-{
-	switch (op) {
-	case '+': return l + r;
-	case '-': return l - r;
-	case '*': return l * r;
-	case '/': return r ? l / r : 0;
-	case '%': return r ? l % r : 0;
-	case '&': return l & r;
-	case '|': return l | r;
-	case '^': return l ^ r;
-	case '<': return l < r;
-	case '>': return l > r;
-	case ('<' << 8) | '=': return l <= r;
-	case ('>' << 8) | '=': return l >= r;
-	case ('=' << 8) | '=': return l == r;
-	case ('!' << 8) | '=': return l != r;
-	case ('<' << 8) | '<': return l << r;
-	case ('>' << 8) | '>': return l >> r;
-	}
-	return 0;
-}
-
 static long long eval(int pi, const struct lit_node *n, int *dep)
 {
 	int d2 = -1;
@@ -216,7 +193,7 @@ static long long eval(int pi, const struct lit_node *n, int *dep)
 			return l && eval(pi, n->b, &d2);
 		if (n->op == (('|' << 8) | '|'))
 			return l || eval(pi, n->b, &d2);
-		l = binop(n->op, l, eval(pi, n->b, &d2));
+		l = lit_binop(n->op, l, eval(pi, n->b, &d2));
 		if (*dep < 0)
 			*dep = d2;
 		return l;

@@ -1092,6 +1092,30 @@ struct lit_prog *lit_parse(const char *path, char *err, unsigned long len)
 	return p;
 }
 
+long long lit_binop(int op, long long l, long long r)
+{
+	switch (op) {
+	case '+': return l + r;
+	case '-': return l - r;
+	case '*': return l * r;
+	case '/': return r ? l / r : 0;
+	case '%': return r ? l % r : 0;
+	case '&': return l & r;
+	case '|': return l | r;
+	case '^': return l ^ r;
+	case '<': return l < r;
+	case '>': return l > r;
+	case ('<' << 8) | '=': return l <= r;
+	case ('>' << 8) | '=': return l >= r;
+	case ('=' << 8) | '=': return l == r;
+	case ('!' << 8) | '=': return l != r;
+	/* A shift past the width is C's undefined behaviour: not the test's. */
+	case ('<' << 8) | '<': return l << (r & 63);
+	case ('>' << 8) | '>': return l >> (r & 63);
+	}
+	return 0;
+}
+
 void lit_free(struct lit_prog *p)
 {
 	while (p->nodes) {

@@ -101,6 +101,8 @@ struct lit_prog {
 struct lit_prog *lit_parse(const char *path, char *err, unsigned long len);
 /* Free what lit_parse() made. */
 void lit_free(struct lit_prog *p);
+/* The value of an expression's binary operator (op as the parser codes it). */
+long long lit_binop(int op, long long l, long long r);
 
 /* The primitives, by name (litmus-parse.c). */
 enum lit_prim_kind {
