@@ -39,37 +39,21 @@ void __tsan_func_exit(void)
 
 #define PC	__builtin_return_address(0)
 
-#define TSAN_ACCESS(n)							\
-void __tsan_read##n(void *p);						\
-void __tsan_read##n(void *p)						\
+/* One hook: an access of @n bytes at @p, a write or not. */
+#define TSAN_HOOK(name, n, write)					\
+void name(void *p);							\
+void name(void *p)							\
 {									\
-	ctl_race_access(p, n, false, PC);				\
-}									\
-void __tsan_write##n(void *p);						\
-void __tsan_write##n(void *p)						\
-{									\
-	ctl_race_access(p, n, true, PC);				\
-}									\
-void __tsan_unaligned_read##n(void *p);					\
-void __tsan_unaligned_read##n(void *p)					\
-{									\
-	ctl_race_access(p, n, false, PC);				\
-}									\
-void __tsan_unaligned_write##n(void *p);				\
-void __tsan_unaligned_write##n(void *p)					\
-{									\
-	ctl_race_access(p, n, true, PC);				\
-}									\
-void __tsan_volatile_read##n(void *p);					\
-void __tsan_volatile_read##n(void *p)					\
-{									\
-	ctl_race_access(p, n, false, PC);				\
-}									\
-void __tsan_volatile_write##n(void *p);					\
-void __tsan_volatile_write##n(void *p)					\
-{									\
-	ctl_race_access(p, n, true, PC);				\
+	ctl_race_access(p, n, write, PC);				\
 }
+/* Unaligned and volatile accesses are accesses like any other here. */
+#define TSAN_ACCESS(n)							\
+TSAN_HOOK(__tsan_read##n, n, false)					\
+TSAN_HOOK(__tsan_write##n, n, true)					\
+TSAN_HOOK(__tsan_unaligned_read##n, n, false)				\
+TSAN_HOOK(__tsan_unaligned_write##n, n, true)				\
+TSAN_HOOK(__tsan_volatile_read##n, n, false)				\
+TSAN_HOOK(__tsan_volatile_write##n, n, true)
 TSAN_ACCESS(1)
 TSAN_ACCESS(2)
 TSAN_ACCESS(4)
