@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * graph: an explorer of execution graphs (#38), after TruSt
+ * (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, "Truly stateless,
+ * optimal dynamic partial order reduction", POPL 2022).
+ *
+ * An execution graph is its events, each thread's in program order,
+ * the write each read reads (rf), a total order of each location's
+ * writes (co, the initial write first), and the order the events were
+ * added in.  The engine adds one event at a time, the next event of
+ * the first thread that has one; a read branches on every write of its
+ * location, a write on every place in co and on every earlier read it
+ * may revisit (made to read it, the events added after that read and
+ * not in the write's po-rf prefix deleted).  Each consistent complete
+ * graph is reached once.
+ *
+ * The engine knows no program and no memory model: the front end
+ * re-executes a thread with its reads returning the values the graph
+ * gives them and says what the thread does next (graph_ops.next); the
+ * model is graph_ops.consistent.  It must hold of every prefix of a
+ * consistent graph (the axioms of the LKMM and of sc do, when the ones
+ * a later unlock can satisfy are left to complete graphs).
+ */
+#ifndef _SHIM_EXPLORE_GRAPH_H
+#define _SHIM_EXPLORE_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GRAPH_MAX_EVENTS	64	/* the LKMM checker's bound */
+#define GRAPH_MAX_THREADS	16
+#define GRAPH_MAX_LOCS		16
+
+enum graph_kind { GRAPH_READ, GRAPH_WRITE, GRAPH_OTHER };
+
+struct graph_event {
+	int thread;		/* -1: an initial write */
+	int po;			/* its place in its thread */
+	enum graph_kind kind;
+	int loc;		/* GRAPH_OTHER: the front end's, or -1 */
+	long long val;		/* a write's; a read's is its rf's */
+	int rf;			/* a read: the event it reads */
+	bool placed;		/* a write: in co yet */
+	bool revisited;		/* a read: its write set by a revisit */
+};
+
+/* Events by id; an id is the order of addition (revisits keep it). */
+struct graph {
+	int n, nthreads, nlocs;
+	struct graph_event ev[GRAPH_MAX_EVENTS];
+	int tlen[GRAPH_MAX_THREADS];
+	signed char tev[GRAPH_MAX_THREADS][GRAPH_MAX_EVENTS];
+	int nco[GRAPH_MAX_LOCS];
+	signed char co[GRAPH_MAX_LOCS][GRAPH_MAX_EVENTS];
+};
+
+enum graph_next {
+	GRAPH_NEXT_EVENT,	/* *e is the thread's next event */
+	GRAPH_NEXT_DONE,	/* the thread has finished */
+	GRAPH_NEXT_BLOCKED,	/* it waits (a lock read "held"), or its
+				 * values give no execution: not an end */
+	GRAPH_NEXT_ERROR,	/* the front end cannot go on: stop */
+};
+
+struct graph_ops {
+	/*
+	 * Thread @t re-executed with the graph's values for its first
+	 * g->tlen[t] events: the next one in *@e (kind, loc, and a
+	 * write's value; the engine sets the rest).
+	 */
+	enum graph_next (*next)(void *ctx, const struct graph *g, int t,
+				struct graph_event *e);
+	/* Is @g (every write placed) allowed by the model? */
+	bool (*consistent)(void *ctx, const struct graph *g);
+	/* A consistent graph where every thread has finished. */
+	void (*complete)(void *ctx, const struct graph *g);
+};
+
+struct graph_stats {
+	unsigned long long explored;	/* graphs where no thread goes on */
+	unsigned long long executions;	/* ... every thread finished */
+	unsigned long long blocked;	/* ... some thread waits */
+	unsigned long long pruned;	/* inconsistent graphs cut */
+	unsigned long long revisits;	/* backward revisits made */
+	unsigned long long not_maximal;	/* ... refused: not maximal */
+	int max_events;
+	char error[128];
+};
+
+/*
+ * Explore every consistent graph of @nthreads threads over @nlocs
+ * locations whose initial values are @init; 0, or -1 with st->error.
+ */
+int graph_explore(int nthreads, int nlocs, const long long *init,
+		  const struct graph_ops *ops, void *ctx, struct graph_stats *st);
+
+/*
+ * The sc axiom: po | rf | co | fr acyclic, and no write between an
+ * RMW's read and its write in co (@rmw: the events that are the write
+ * of an RMW whose read is the thread's event before); events in
+ * @ignore take no part (a lock read that waits).
+ */
+bool graph_sc_consistent(const struct graph *g, uint64_t rmw, uint64_t ignore);
+
+#endif
