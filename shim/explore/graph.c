@@ -17,9 +17,11 @@
  * Maximality makes each graph reached once: the revisit is taken only
  * if r and every deleted event were added "maximally", each read
  * reading, and each write placed, co-last among the events added
- * before it or in a's prefix -- the state the forward exploration
- * gives them first; any other deleted state would rebuild the same
- * graph again.
+ * before it or in a's prefix -- the one state of the deleted events
+ * that leads there; any other would rebuild the same graph again.
+ * The order of addition keeps each event after its po-rf prefix (a
+ * revisited read moves after the write it now reads), so a deletion
+ * never takes a write some kept read reads.
  */
 #include <stdio.h>
 #include <string.h>
@@ -117,7 +119,11 @@ static bool co_last(const struct graph *g, int w, uint64_t among)
 /*
  * Was @e added maximally, with @prefix (a's) kept?  The events before
  * it and the prefix are what the forward exploration would have had
- * when it added e: e must read, or be placed, co-last among them.
+ * when it added e: e must read, or be placed, co-last among them.  A
+ * read an earlier revisit set counts only if its write is in the
+ * prefix (the forward exploration could not have given it any other:
+ * without this, the same graph is reached from it and from its
+ * forward twin; with no revisited read at all, graphs are missed).
  */
 static bool maximal(const struct graph *g, int e, uint64_t prefix)
 {
