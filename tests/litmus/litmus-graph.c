@@ -368,6 +368,20 @@ static void complete(void *ctx, const struct graph *g)
 		f->no++;
 }
 
+/*
+ * Does @p wait for RCU or SRCU readers?  The sc axiom is about accesses
+ * only: a grace period's guarantee is the LKMM's (its rcu axiom), so
+ * the sc model says it cannot judge such a test.
+ */
+static bool uses_rcu(const struct lit_prog *p)
+{
+	for (const struct lit_node *n = p->nodes; n; n = n->alloc_next)
+		if (n->kind == LN_CALL && n->prim &&
+		    (n->prim->kind == LP_SYNC_RCU || n->prim->kind == LP_SYNC_SRCU))
+			return true;
+	return false;
+}
+
 int lit_graph_check(struct lit_prog *p, bool sc, struct lit_graph_result *r)
 {
 	static const struct graph_ops ops = {
@@ -382,6 +396,11 @@ int lit_graph_check(struct lit_prog *p, bool sc, struct lit_graph_result *r)
 	memset(r, 0, sizeof(*r));
 	if (p->unsupported[0]) {
 		snprintf(r->error, sizeof(r->error), "%s", p->unsupported);
+		return -1;
+	}
+	if (sc && uses_rcu(p)) {
+		snprintf(r->error, sizeof(r->error),
+			 "a grace period under --model sc (the sc axiom has no RCU)");
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
