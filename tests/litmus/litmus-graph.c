@@ -11,9 +11,9 @@
  * fences and SRCU events between them come from the replay when the
  * graph is checked (a fully ordered RMW's leading smp_mb() exists only
  * if the RMW succeeds, so it is not known before its read's value).
- * Lock words are locations of their own: 0
- * unlocked, 1 held; spin_lock() is a read that must see 0 (else the
- * process waits) and the write of 1, spin_unlock() the write of 0.
+ * Lock words are locations of their own: 0 unlocked, 1 held;
+ * spin_lock() is a read that must see 0 (else the process waits) and
+ * the write of 1, spin_unlock() the write of 0.
  * lock.cat has no lock-word co of its own (it derives the lock reads'
  * rf from the order of the LKW events, each unlock just after its
  * lock): a graph is kept only if its lock co is that chain, so each
@@ -75,9 +75,19 @@ static enum lit_replay_end replay(struct front *f, const struct graph *g, int t)
 	for (int i = 0; i < f->tr[t].nev; i++)
 		if (memory(&f->tr[t].ev[i]))
 			f->mem[t][f->nmem[t]++] = (signed char)i;
-	if (end != LIT_REPLAY_ERROR && f->nmem[t] < g->tlen[t]) {
-		f->error = "a replay that does not give the graph's events (an interpreter bug)";
-		end = LIT_REPLAY_ERROR;
+	if (end == LIT_REPLAY_ERROR)
+		return end;
+	/* the same values, the same accesses: else the interpreter is wrong */
+	for (int k = 0; k < g->tlen[t]; k++) {
+		const struct graph_event *e = &g->ev[g->tev[t][k]];
+
+		const struct tev *te = k < f->nmem[t] ? &f->tr[t].ev[f->mem[t][k]] : NULL;
+
+		if (!te || te->loc != e->loc || lit_tev_reads(te) != (e->kind == GRAPH_READ) ||
+		    (e->kind == GRAPH_WRITE && te->val != e->val)) {
+			f->error = "a replay that does not give the graph's events (an interpreter bug)";
+			return LIT_REPLAY_ERROR;
+		}
 	}
 	return end;
 }
