@@ -92,7 +92,7 @@ static uint64_t porf(const struct graph *g, int a)
 			for (int k = 0; k < ev->po; k++) {
 				int p = g->tev[ev->thread][k];
 
-				if (!(set & bit(p))) {
+				if (p >= 0 && !(set & bit(p))) {
 					set |= bit(p);
 					todo |= bit(p);
 				}
@@ -144,6 +144,7 @@ static void restrict_to(struct graph *out, const struct graph *g, uint64_t keep)
 	int map[GRAPH_MAX_EVENTS];
 
 	memset(out, 0, sizeof(*out));
+	memset(out->tev, -1, sizeof(out->tev));
 	out->nthreads = g->nthreads;
 	out->nlocs = g->nlocs;
 	for (int e = 0; e < g->n; e++)
@@ -157,8 +158,14 @@ static void restrict_to(struct graph *out, const struct graph *g, uint64_t keep)
 		*ev = g->ev[e];
 		if (ev->kind == GRAPH_READ)
 			ev->rf = map[ev->rf];
-		if (ev->thread >= 0)
-			out->tev[ev->thread][out->tlen[ev->thread]++] = (signed char)map[e];
+		/* by po: holes where events were deleted, and a read
+		 * that load buffering revisited comes after events
+		 * po-after it */
+		if (ev->thread >= 0) {
+			out->tev[ev->thread][ev->po] = (signed char)map[e];
+			if (out->tlen[ev->thread] <= ev->po)
+				out->tlen[ev->thread] = ev->po + 1;
+		}
 	}
 	for (int l = 0; l < g->nlocs; l++)
 		for (int i = 0; i < g->nco[l]; i++)
@@ -186,21 +193,61 @@ static void move_to_end(struct graph *g, int r)
 			g->ev[e].rf = map[g->ev[e].rf];
 	for (int t = 0; t < g->nthreads; t++)
 		for (int k = 0; k < g->tlen[t]; k++)
-			g->tev[t][k] = (signed char)map[g->tev[t][k]];
+			if (g->tev[t][k] >= 0)
+				g->tev[t][k] = (signed char)map[g->tev[t][k]];
 	for (int l = 0; l < g->nlocs; l++)
 		for (int i = 0; i < g->nco[l]; i++)
 			g->co[l][i] = (signed char)map[g->co[l][i]];
 }
 
-/* Write @a (the last event of @g, not placed) revisits earlier reads. */
+/*
+ * a's dependency prefix: a, the events it depends on (graph_event.deps),
+ * the writes they read, what those depend on...: what decides a's
+ * location and value.  Without dependencies reported, a's po-rf prefix.
+ */
+static uint64_t dep_prefix(const struct graph *g, int a)
+{
+	uint64_t set = bit(a), todo = bit(a);
+
+	while (todo) {
+		int e = __builtin_ctzll(todo);
+		const struct graph_event *ev = &g->ev[e];
+
+		todo &= todo - 1;
+		if (ev->thread >= 0)
+			for (int k = 0; k < ev->po && k < 64; k++) {
+				int p = g->tev[ev->thread][k];
+
+				if (p >= 0 && (ev->deps & bit(k)) && !(set & bit(p))) {
+					set |= bit(p);
+					todo |= bit(p);
+				}
+			}
+		if (ev->kind == GRAPH_READ && !(set & bit(ev->rf))) {
+			set |= bit(ev->rf);
+			todo |= bit(ev->rf);
+		}
+	}
+	return set;
+}
+
+/*
+ * Write @a (the last event of @g, not placed) revisits earlier reads:
+ * each read r of its location not in a's dependency prefix (HMC).  The
+ * events added after r that are not in that prefix are deleted, r reads
+ * a, then a is placed in co every way.  Without dependencies the prefix
+ * is the po-rf one, and this is TruSt's revisit; with them, r may be
+ * po-before a (load buffering), and the events deleted may leave holes
+ * in po, each thread's first hole then being its next event.
+ */
 static void revisits(struct explorer *x, const struct graph *g)
 {
 	int a = g->n - 1, loc = g->ev[a].loc;
-	uint64_t prefix = porf(g, a);
+	uint64_t prefix = dep_prefix(g, a), lb = porf(g, a);
 
 	for (int r = 0; r < a && !x->stop; r++) {
 		struct graph c;
-		uint64_t deleted;
+		uint64_t deleted, keep;
 		bool ok;
 
 		if (g->ev[r].kind != GRAPH_READ || g->ev[r].loc != loc ||
@@ -208,6 +255,7 @@ static void revisits(struct explorer *x, const struct graph *g)
 			continue;
 		/* everything added after r but a's prefix */
 		deleted = ~(bit(r) | (bit(r) - 1)) & ~prefix & (bit(a) - 1);
+		keep = ~deleted & below(g->n);
 		ok = maximal(g, r, prefix);
 		for (uint64_t d = deleted; d && ok; d &= d - 1)
 			ok = maximal(g, __builtin_ctzll(d), prefix);
@@ -216,37 +264,59 @@ static void revisits(struct explorer *x, const struct graph *g)
 			continue;
 		}
 		x->st->revisits++;
-		restrict_to(&c, g, ~deleted & below(g->n));
+		if (lb & bit(r))
+			x->st->lb_revisits++;
+		restrict_to(&c, g, keep);
 		/* r keeps its id (every event before it stays), a is last;
 		 * then r reads a, and comes after it */
 		c.ev[r].rf = c.n - 1;
 		c.ev[r].val = c.ev[c.n - 1].val;
 		c.ev[r].revisited = true;
 		move_to_end(&c, r);
+		for (int t = 0; t < c.nthreads; t++)
+			if (graph_next_place(&c, t) < c.tlen[t]) {
+				x->st->holes++;
+				break;
+			}
 		place(x, &c, c.n - 2);
 	}
 }
 
 static void visit(struct explorer *x, const struct graph *g)
 {
-	struct graph_event e = { 0 };
+	struct graph_event e = { .deps = ~(uint64_t)0 };
 	bool blocked = false;
-	int t, a;
+	int t, a, h;
 
 	if (x->stop)
 		return;
-	for (t = 0; t < g->nthreads; t++) {
-		enum graph_next r = x->ops->next(x->ctx, g, t, &e);
-
-		if (r == GRAPH_NEXT_EVENT)
+	/* a hole first (the first thread with one): an event deleted to
+	 * be added again, before anything new */
+	for (h = 0; h < g->nthreads; h++)
+		if (graph_next_place(g, h) < g->tlen[h])
 			break;
-		if (r == GRAPH_NEXT_BLOCKED)
-			blocked = true;
-		if (r == GRAPH_NEXT_ERROR) {
+	if (h < g->nthreads) {
+		t = h;
+		if (x->ops->next(x->ctx, g, t, &e) != GRAPH_NEXT_EVENT) {
 			snprintf(x->st->error, sizeof(x->st->error),
-				 "the front end stopped at thread %d", t);
+				 "the front end gives no event for thread %d's hole", t);
 			x->stop = true;
 			return;
+		}
+	} else {
+		for (t = 0; t < g->nthreads; t++) {
+			enum graph_next r = x->ops->next(x->ctx, g, t, &e);
+
+			if (r == GRAPH_NEXT_EVENT)
+				break;
+			if (r == GRAPH_NEXT_BLOCKED)
+				blocked = true;
+			if (r == GRAPH_NEXT_ERROR) {
+				snprintf(x->st->error, sizeof(x->st->error),
+					 "the front end stopped at thread %d", t);
+				x->stop = true;
+				return;
+			}
 		}
 	}
 	if (t == g->nthreads) {
@@ -276,12 +346,14 @@ static void visit(struct explorer *x, const struct graph *g)
 
 		a = c.n++;
 		e.thread = t;
-		e.po = c.tlen[t];
+		e.po = graph_next_place(&c, t);
 		e.placed = false;
 		e.rf = -1;
 		e.revisited = false;
 		c.ev[a] = e;
-		c.tev[t][c.tlen[t]++] = (signed char)a;
+		c.tev[t][e.po] = (signed char)a;
+		if (e.po == c.tlen[t])
+			c.tlen[t]++;
 		if (c.n > x->st->max_events)
 			x->st->max_events = c.n;
 		switch (e.kind) {

@@ -42,6 +42,15 @@ struct graph_event {
 	int rf;			/* a read: the event it reads */
 	bool placed;		/* a write: in co yet */
 	bool revisited;		/* a read: its write set by a revisit */
+	/*
+	 * The po places (in its thread) of the events it depends on:
+	 * addr, data, ctrl, or its existence otherwise decided by their
+	 * values (an RMW's write on its read).  The engine sets all ones
+	 * before graph_ops.next(): a front end that does not report
+	 * dependencies makes every event depend on all before it, and no
+	 * write revisits a read po-before it (no load buffering).
+	 */
+	uint64_t deps;
 };
 
 /* Events by id; an id is the order of addition (revisits keep it). */
@@ -49,6 +58,7 @@ struct graph {
 	int n, nthreads, nlocs;
 	struct graph_event ev[GRAPH_MAX_EVENTS];
 	int tlen[GRAPH_MAX_THREADS];
+	/* each thread's events by place in po; -1: a hole (see next()) */
 	signed char tev[GRAPH_MAX_THREADS][GRAPH_MAX_EVENTS];
 	int nco[GRAPH_MAX_LOCS];
 	signed char co[GRAPH_MAX_LOCS][GRAPH_MAX_EVENTS];
@@ -64,9 +74,12 @@ enum graph_next {
 
 struct graph_ops {
 	/*
-	 * Thread @t re-executed with the graph's values for its first
-	 * g->tlen[t] events: the next one in *@e (kind, loc, and a
-	 * write's value; the engine sets the rest).
+	 * Thread @t re-executed with the graph's values for its events:
+	 * the one at place graph_next_place(g, t) in *@e (kind, loc, a
+	 * write's value, and deps if the front end knows them; the
+	 * engine sets the rest).  That place is g->tlen[t], the next
+	 * event, unless a revisit left a hole (only with dependencies
+	 * reported): events after it stay, none of them depending on it.
 	 */
 	enum graph_next (*next)(void *ctx, const struct graph *g, int t,
 				struct graph_event *e);
@@ -76,6 +89,16 @@ struct graph_ops {
 	void (*complete)(void *ctx, const struct graph *g);
 };
 
+/* The place in po of thread @t's next event: its first hole, or tlen. */
+static inline int graph_next_place(const struct graph *g, int t)
+{
+	int k = 0;
+
+	while (k < g->tlen[t] && g->tev[t][k] >= 0)
+		k++;
+	return k;
+}
+
 struct graph_stats {
 	unsigned long long explored;	/* graphs where no thread goes on */
 	unsigned long long executions;	/* ... every thread finished */
@@ -83,6 +106,9 @@ struct graph_stats {
 	unsigned long long pruned;	/* inconsistent graphs cut */
 	unsigned long long revisits;	/* backward revisits made */
 	unsigned long long not_maximal;	/* ... refused: not maximal */
+	unsigned long long lb_revisits;	/* ... of a read in the write's
+					 * po-rf prefix (load buffering) */
+	unsigned long long holes;	/* ... that left a hole in po */
 	int max_events;
 	char error[128];
 };

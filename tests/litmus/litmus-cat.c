@@ -82,6 +82,7 @@ struct run {
 	struct trace t;
 	uint64_t regdep[LIT_MAX_REGS];
 	uint64_t ctrl;		/* the loads the enclosing conditions read */
+	uint64_t cond;		/* ... and every condition before */
 	/* the path: the choice made at each choice point, and how many */
 	int nch, ch[MAX_CHOICES], nopt[MAX_CHOICES];
 	int pos;
@@ -130,6 +131,7 @@ static int emit(struct run *r, unsigned int tags, int loc, long long val,
 	e->addr = addr;
 	e->data = data;
 	e->ctrl = r->ctrl;
+	e->cond = r->cond;
 	e->rmw_with = -1;
 	if ((tags & LKMM_W) && loc >= 0 && r->stored)
 		dom_add(r->stored, loc, val);
@@ -537,6 +539,7 @@ static void exec(struct run *r, const struct lit_node *s)
 			c = eval(r, s->a, &dep);
 			saved = r->ctrl;
 			r->ctrl |= dep;
+			r->cond |= dep;
 			if (c)
 				exec(r, s->b);
 			else if (s->c)
@@ -611,6 +614,7 @@ static int paths(const struct lit_prog *p, int pi, const struct domain *dom,
 		r.dead = false;
 		r.t.nev = 0;
 		r.ctrl = 0;
+		r.cond = 0;
 		r.nw = 0;
 		init_regs(&r);
 		exec(&r, p->proc[pi].body);

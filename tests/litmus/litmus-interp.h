@@ -19,6 +19,9 @@ struct tev {
 	int loc;
 	long long val;
 	uint64_t addr, data, ctrl;
+	uint64_t cond;		/* the loads of every condition before it: its
+				 * place in po may depend on them (the graph
+				 * engine's dependencies; not herd7's ctrl) */
 	int rmw_with;		/* the other half of an atomic RMW, -1 */
 };
 

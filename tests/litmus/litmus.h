@@ -187,6 +187,7 @@ struct lit_graph_result {
 	unsigned long long blocked;	/* ... a thread waits */
 	unsigned long long pruned;	/* inconsistent graphs cut */
 	unsigned long long revisits, not_maximal;
+	unsigned long long lb_revisits;	/* ... of a read po-before the write */
 	unsigned long long duplicates;	/* executions reached twice: a bug */
 	unsigned long long yes, no, filtered;
 	unsigned int flags;		/* LKMM_FLAG_* */
@@ -198,7 +199,7 @@ int lit_graph_check(struct lit_prog *p, bool sc, struct lit_graph_result *r);
 /*
  * Judge @p with the graph engine; prints its line; with o->compare the
  * checker's too, and 1 unless the engine found exactly the checker's
- * executions with po | rf acyclic, once each, within twice its count.
+ * consistent executions, once each, within twice its count.
  */
 int lit_graph_run(struct lit_prog *p, const struct lit_opts *o);
 
