@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The execution-graph explorer (graph.h): TruSt's exploration, from the
- * paper's description.
+ * The execution-graph explorer (graph.h): TruSt's exploration with
+ * HMC's revisits (Kokologiannakis, Vafeiadis, "HMC: Model checking for
+ * hardware memory models", ASPLOS 2020), from the papers' description.
  *
- * visit(G), G consistent: a = the next event of the first thread that
- * has one (none: G is an end, an execution or a blocked graph).
+ * visit(G), G consistent: a = the event at the first thread's hole (a
+ * place in po whose event a revisit deleted), or else the next event of
+ * the first thread that has one (none: G is an end, an execution or a
+ * blocked graph).
  *  - a read: one branch per write w of its location, a reading w;
  *  - a write: one branch per place in co (a just after w, for each
  *    write w of the location), and one per read r of the location that
- *    is not in a's po-rf prefix, if revisiting r is maximal: r made to
- *    read a, the events added after r that are not in a's prefix
- *    deleted, then a placed in co every way;
+ *    is not in a's prefix, if revisiting r is maximal: r made to read
+ *    a, the events added after r that are not in a's prefix deleted,
+ *    then a placed in co every way;
  *  - anything else: one branch.
  * Each branch is checked by the model and visited if consistent.
+ *
+ * a's prefix is its dependency prefix: a, the events of its thread it
+ * depends on (graph_event.deps: what decides its location, value or
+ * place, and what the model orders before it), the writes they read,
+ * and so on.  With no dependencies reported every event depends on all
+ * before it, the prefix is the po-rf one and this is TruSt.  With them,
+ * r may be po-before a (load buffering: r's new value changes nothing
+ * kept, nothing kept depending on r), and a deletion may leave holes:
+ * events kept after an event deleted, none depending on it.
  *
  * Maximality makes each graph reached once: the revisit is taken only
  * if r and every deleted event were added "maximally", each read
  * reading, and each write placed, co-last among the events added
  * before it or in a's prefix -- the one state of the deleted events
  * that leads there; any other would rebuild the same graph again.
- * The order of addition keeps each event after its po-rf prefix (a
- * revisited read moves after the write it now reads), so a deletion
- * never takes a write some kept read reads.
+ * The order of addition keeps each event after its prefix (a revisited
+ * read moves after the write it now reads), so a deletion never takes a
+ * write some kept read reads, nor an event a kept one depends on.
  */
 #include <stdio.h>
 #include <string.h>

@@ -11,8 +11,12 @@
  * the first thread that has one; a read branches on every write of its
  * location, a write on every place in co and on every earlier read it
  * may revisit (made to read it, the events added after that read and
- * not in the write's po-rf prefix deleted).  Each consistent complete
- * graph is reached once.
+ * not in the write's prefix deleted).  Each consistent complete graph
+ * is reached once.  The prefix is the po-rf one (TruSt), or, when the
+ * front end reports each event's dependencies, the dependency one
+ * (HMC, Kokologiannakis and Vafeiadis, ASPLOS 2020): a write may then
+ * revisit a read po-before it that it does not depend on (load
+ * buffering), and the graphs may have holes in po (graph_ops.next).
  *
  * The engine knows no program and no memory model: the front end
  * re-executes a thread with its reads returning the values the graph

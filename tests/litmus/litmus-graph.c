@@ -99,7 +99,8 @@ static enum lit_replay_end replay(struct front *f, const struct graph *g, int t)
 	f->end[t] = end;
 	if (end == LIT_REPLAY_ERROR)
 		return end;
-	/* the same values, the same accesses: else the interpreter is wrong */
+	/* the same values, the same accesses: else an event kept by a
+	 * revisit depended on what it changed, or the interpreter errs */
 	for (int k = 0; k < g->tlen[t]; k++) {
 		const struct graph_event *e;
 		const struct tev *te;
@@ -110,7 +111,7 @@ static enum lit_replay_end replay(struct front *f, const struct graph *g, int t)
 		te = k < f->nmem[t] ? &f->tr[t].ev[f->mem[t][k]] : NULL;
 		if (!te || te->loc != e->loc || lit_tev_reads(te) != (e->kind == GRAPH_READ) ||
 		    (e->kind == GRAPH_WRITE && te->val != e->val)) {
-			f->error = "a replay that does not give the graph's events (an interpreter bug)";
+			f->error = "a replay that does not give the graph's events (a dependency missed, or an interpreter bug)";
 			return LIT_REPLAY_ERROR;
 		}
 	}
