@@ -20,8 +20,8 @@
  * unbounded depth-first search must reach the same final states.
  * Exit 0 when every file was judged (or marked unsupported), 1 when a
  * run failed, (--expect) a verdict differs or (--diff) the two searches
- * do, (--compare) the graph engine is not the checker restricted to
- * executions with po | rf acyclic, 2 on bad arguments or a file it
+ * do, (--compare) the graph engine's executions are not the checker's
+ * consistent ones, each once, 2 on bad arguments or a file it
  * cannot parse (the line is named).
  */
 #include <getopt.h>
@@ -45,8 +45,8 @@ static void usage(FILE *out)
 		"              graph the LKMM) or sc; implies --engine explore unless\n"
 		"              graph is asked for, as --search, --witness, --diff do\n"
 		"  --compare   (graph) run the checker too: exit 1 unless the engine found\n"
-		"              its executions with po|rf acyclic, each once, and explored\n"
-		"              at most twice the checker's consistent executions\n"
+		"              its consistent executions (load buffering too), each\n"
+		"              once, and explored at most twice as many\n"
 		"  --search S  dpor (default: every trace, a load's choice of store a\n"
 		"              branch) or dfs (every interleaving, no bound)\n"
 		"  --expect    exit 1 unless each verdict is the file's Result: line\n"

@@ -158,7 +158,9 @@ struct lit_cat_result {
 	unsigned long long executions;	/* candidates checked */
 	unsigned long long consistent;	/* allowed by the model */
 	/* the same over the consistent executions with po | rf acyclic
-	 * (no load buffering): what the graph engine is to find */
+	 * (no load buffering): what TruSt's prefix finds; the graph
+	 * engine, with HMC's, finds them all (--compare says how many
+	 * have a cycle) */
 	unsigned long long consistent_porf, yes_porf, no_porf;
 	unsigned int flags_porf;
 	unsigned long long yes, no;	/* consistent: the condition holds, not */
@@ -178,7 +180,7 @@ int lit_cat_run(struct lit_prog *p, const struct lit_opts *o);
 
 /*
  * The execution-graph engine (litmus-graph.c, shim/explore/graph.h):
- * every consistent execution with po | rf acyclic, each once, under the
+ * every consistent execution (load buffering too), each once, under the
  * LKMM checker or (@sc) sequential consistency.  0, or -1 with r->error.
  */
 struct lit_graph_result {
