@@ -25,11 +25,12 @@
 
 #include <shim/ctl-wmm.h>
 #include "litmus.h"
+#include "litmus-interp.h"
 #include "cat/lkmm.h"
 
 #define ADDR_BASE	(1LL << 40)	/* the address of variable v: ADDR_BASE + v */
 #define MAX_DOMAIN	32		/* values a location may hold */
-#define MAX_TEV		40		/* events of one process */
+#define MAX_TEV		LIT_MAX_TEV
 #define MAX_CHOICES	64
 #define MAX_TRACES	4096
 #define SRCU_BASE	(1LL << 36)	/* srcu_read_lock()'s values */
@@ -39,27 +40,17 @@ static long long addr_of(int v)
 	return ADDR_BASE + v;
 }
 
+long long lit_addr_of(int v)
+{
+	return addr_of(v);
+}
+
 static int var_at(const struct lit_prog *p, long long a)
 {
 	if (a < ADDR_BASE || a >= ADDR_BASE + p->nvars)
 		return -1;
 	return (int)(a - ADDR_BASE);
 }
-
-/* One event of a process, its dependencies as sets of its own events. */
-struct tev {
-	unsigned int tags;
-	int loc;
-	long long val;
-	uint64_t addr, data, ctrl;
-	int rmw_with;		/* the other half of an atomic RMW, -1 */
-};
-
-struct trace {
-	int nev;
-	struct tev ev[MAX_TEV];
-	long long reg[LIT_MAX_REGS];
-};
 
 /* The values each location may hold. */
 struct domain {
@@ -91,12 +82,18 @@ struct run {
 	struct trace t;
 	uint64_t regdep[LIT_MAX_REGS];
 	uint64_t ctrl;		/* the loads the enclosing conditions read */
+	uint64_t cond;		/* ... and every condition before */
 	/* the path: the choice made at each choice point, and how many */
 	int nch, ch[MAX_CHOICES], nopt[MAX_CHOICES];
 	int pos;
 	bool dead;		/* this path is impossible (a bad address) */
 	int nw, maxw;		/* writes on this path, on the longest */
 	const char *error;	/* an error: the test is not run */
+	/* lit_replay(): the reads' values, given; NULL: choose them */
+	const long long *given;
+	int ngiven, nread;
+	bool pending;		/* a read past them: record it, then halt */
+	bool halted, blocked;
 };
 
 static int choose(struct run *r, int nopt)
@@ -121,6 +118,8 @@ static int emit(struct run *r, unsigned int tags, int loc, long long val,
 {
 	struct tev *e;
 
+	if (r->halted)
+		return -1;
 	if (r->t.nev == MAX_TEV) {
 		r->error = "more than 40 events in one process";
 		return 0;
@@ -132,11 +131,17 @@ static int emit(struct run *r, unsigned int tags, int loc, long long val,
 	e->addr = addr;
 	e->data = data;
 	e->ctrl = r->ctrl;
+	e->cond = r->cond;
 	e->rmw_with = -1;
 	if ((tags & LKMM_W) && loc >= 0 && r->stored)
 		dom_add(r->stored, loc, val);
 	if (tags & LKMM_W)
 		r->nw++;
+	if (r->pending) {
+		/* the read with no value: recorded, and the process stops */
+		r->halted = true;
+		r->dead = true;
+	}
 	return r->t.nev++;
 }
 
@@ -170,10 +175,18 @@ static unsigned int mo_tags(int mo)
 	}
 }
 
-/* A load's value: one of what the location may hold. */
+/* A load's value: one of what the location may hold; or the given. */
 static long long load_value(struct run *r, int v)
 {
-	int k = choose(r, r->dom->n[v]);
+	int k;
+
+	if (r->given) {
+		if (r->nread < r->ngiven)
+			return r->given[r->nread++];
+		r->pending = true;
+		return 0;
+	}
+	k = choose(r, r->dom->n[v]);
 
 	return r->dead ? 0 : r->dom->v[v][k];
 }
@@ -247,8 +260,10 @@ static long long rmw(struct run *r, const struct lit_node *n, uint64_t *dep)
 	if (p->mo == SHIM_MO_MB && does)
 		emit(r, LKMM_F | LKMM_MB, -1, 0, 0, 0);
 	re = emit(r, rtag, v, old, adep, 0);
+	if (re < 0)
+		return 0;
 	*dep = evbit(re);
-	if (does) {
+	if (does && !r->halted) {
 		we = emit(r, wtag, v, new, adep, vdep);
 		r->t.ev[re].rmw_with = we;
 		r->t.ev[we].rmw_with = re;
@@ -288,6 +303,35 @@ static unsigned int fence_tags(const char *name)
 	return LKMM_BARRIER;
 }
 
+/*
+ * lit_replay()'s lock primitives: each reads the lock word (0 unlocked,
+ * 1 held) and does what the value it is given says: spin_lock() takes
+ * it or waits, spin_trylock() takes it (LKR LKW) or fails (LF),
+ * spin_is_locked() says RL or RU.  A read past the given values is
+ * recorded as LKR (trylock), RU, or LKR, and the process halts.
+ */
+static long long lock_read(struct run *r, enum lit_prim_kind kind, int v, uint64_t adep)
+{
+	long long val = load_value(r, v);
+
+	if (kind == LP_IS_LOCKED) {
+		emit(r, val ? LKMM_RL : LKMM_RU, v, val, adep, 0);
+		return val != 0;
+	}
+	if (kind == LP_TRYLOCK && val) {
+		emit(r, LKMM_LF, v, val, adep, 0);
+		return 0;
+	}
+	emit(r, LKMM_LKR, v, val, adep, 0);
+	if (val && !r->halted) {
+		r->blocked = true;
+		r->dead = true;
+		return 0;
+	}
+	emit(r, LKMM_LKW, v, 1, adep, 0);
+	return 1;
+}
+
 static long long prim(struct run *r, const struct lit_node *n, uint64_t *dep)
 {
 	const struct lit_prim *p = n->prim;
@@ -309,7 +353,7 @@ static long long prim(struct run *r, const struct lit_node *n, uint64_t *dep)
 		if (r->dead)
 			return 0;
 		e = emit(r, LKMM_R | mo_tags(p->mo), v, val, adep, 0);
-		*dep = evbit(e);
+		*dep = e < 0 ? 0 : evbit(e);
 		return val;
 	case LP_STORE:
 	case LP_STORE_MB:
@@ -349,6 +393,8 @@ static long long prim(struct run *r, const struct lit_node *n, uint64_t *dep)
 			emit(r, LKMM_UL, v, 0, adep, 0);
 			return 0;
 		}
+		if (r->given)
+			return lock_read(r, p->kind, v, adep);
 		if (p->kind == LP_IS_LOCKED) {
 			/* RL (true) or RU (false) */
 			if (choose(r, 2) == 0) {
@@ -430,7 +476,7 @@ static long long eval(struct run *r, const struct lit_node *n, uint64_t *dep)
 		if (r->dead)
 			return 0;
 		e = emit(r, LKMM_R, v, val, d2, 0);
-		*dep = evbit(e);
+		*dep = e < 0 ? 0 : evbit(e);
 		return val;
 	case LN_UNARY:
 		l = eval(r, n->a, dep);
@@ -493,6 +539,7 @@ static void exec(struct run *r, const struct lit_node *s)
 			c = eval(r, s->a, &dep);
 			saved = r->ctrl;
 			r->ctrl |= dep;
+			r->cond |= dep;
 			if (c)
 				exec(r, s->b);
 			else if (s->c)
@@ -506,6 +553,47 @@ static void exec(struct run *r, const struct lit_node *s)
 			break;
 		}
 	}
+}
+
+/* The registers at the process's start. */
+static void init_regs(struct run *r)
+{
+	const struct lit_proc *pr = &r->p->proc[r->pi];
+
+	for (int i = 0; i < LIT_MAX_REGS; i++) {
+		r->t.reg[i] = pr->reg_init_addr_of[i] >= 0 ?
+			      addr_of(pr->reg_init_addr_of[i]) : pr->reg_init[i];
+		r->regdep[i] = 0;
+	}
+}
+
+enum lit_replay_end lit_replay(const struct lit_prog *p, int pi, const long long *vals,
+			       int nvals, struct trace *t, const char **error)
+{
+	static struct run r;
+
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.pi = pi;
+	r.given = vals;
+	r.ngiven = nvals;
+	init_regs(&r);
+	exec(&r, p->proc[pi].body);
+	*t = r.t;
+	if (r.error) {
+		*error = r.error;
+		return LIT_REPLAY_ERROR;
+	}
+	if (r.halted)
+		return LIT_REPLAY_READ;
+	if (r.blocked)
+		return LIT_REPLAY_BLOCKED;
+	return r.dead ? LIT_REPLAY_DEAD : LIT_REPLAY_DONE;
+}
+
+bool lit_tev_reads(const struct tev *e)
+{
+	return e->tags & (LKMM_R | LKMM_LKR | LKMM_LF | LKMM_RL | LKMM_RU);
 }
 
 /* Every path of process @pi: its traces into @out (NULL: just stores). */
@@ -526,13 +614,9 @@ static int paths(const struct lit_prog *p, int pi, const struct domain *dom,
 		r.dead = false;
 		r.t.nev = 0;
 		r.ctrl = 0;
+		r.cond = 0;
 		r.nw = 0;
-		for (int i = 0; i < LIT_MAX_REGS; i++) {
-			r.t.reg[i] = p->proc[pi].reg_init_addr_of[i] >= 0 ?
-				     addr_of(p->proc[pi].reg_init_addr_of[i]) :
-				     p->proc[pi].reg_init[i];
-			r.regdep[i] = 0;
-		}
+		init_regs(&r);
 		exec(&r, p->proc[pi].body);
 		if (r.error) {
 			*error = r.error;
@@ -577,6 +661,8 @@ struct cand {
 	int nw[LIT_MAX_VARS], w[LIT_MAX_VARS][LKMM_MAX_EVENTS];
 	/* counts */
 	unsigned long long execs, consistent, yes, no, filtered;
+	unsigned long long consistent_porf, yes_porf, no_porf;
+	unsigned int flags_porf;
 	unsigned long long ptry[LIT_MAX_VARS], pprune[LIT_MAX_VARS];
 	unsigned long long rejected[LKMM_NAXIOMS];
 	unsigned int flags;
@@ -678,7 +764,8 @@ static bool build(struct cand *c)
 	return true;
 }
 
-static bool holds(const struct cand *c, const struct lit_cond *k, const long long *final)
+bool lit_holds(const struct lit_cond *k, const long long *const *regs,
+	       const long long *final)
 {
 	long long have, want;
 
@@ -686,29 +773,48 @@ static bool holds(const struct cand *c, const struct lit_cond *k, const long lon
 	case LC_TRUE:
 		return true;
 	case LC_NOT:
-		return !holds(c, k->a, final);
+		return !lit_holds(k->a, regs, final);
 	case LC_AND:
-		return holds(c, k->a, final) && holds(c, k->b, final);
+		return lit_holds(k->a, regs, final) && lit_holds(k->b, regs, final);
 	case LC_OR:
-		return holds(c, k->a, final) || holds(c, k->b, final);
+		return lit_holds(k->a, regs, final) || lit_holds(k->b, regs, final);
 	case LC_EQ:
-		have = k->proc >= 0 ? c->tr[k->proc][c->pick[k->proc]].reg[k->idx] :
-		       final[k->idx];
+		have = k->proc >= 0 ? regs[k->proc][k->idx] : final[k->idx];
 		want = k->val_addr_of >= 0 ? addr_of(k->val_addr_of) : k->val;
 		if (k->val_proc >= 0)
-			want = c->tr[k->val_proc][c->pick[k->val_proc]].reg[k->val_reg];
+			want = regs[k->val_proc][k->val_reg];
 		return have == want;
 	}
 	return false;
+}
+
+/*
+ * Is po | rf acyclic in the candidate (the executions an explorer that
+ * adds events in po and rf order can build: no load buffering)?  The
+ * rf of lock acquisitions, which lock.cat derives, is left out.
+ */
+static bool porf_acyclic(const struct cand *c)
+{
+	const struct lkmm_exec *x = &c->x;
+	struct rel t;
+
+	rel_n = x->n;
+	t = x->rf;
+	for (int i = 0; i + 1 < x->n; i++)
+		if (x->ev[i].thread >= 0 && x->ev[i].thread == x->ev[i + 1].thread)
+			rel_add(&t, i, i + 1);
+	return rel_acyclic(&t);
 }
 
 /* Judge the candidate with its rf and co set in c->x. */
 static void judge(struct cand *c)
 {
 	const struct lit_prog *p = c->p;
+	const long long *regs[LIT_MAX_PROCS];
 	long long final[LIT_MAX_VARS];
 	unsigned int flags;
 	enum lkmm_axiom a;
+	bool porf;
 
 	c->execs++;
 	a = lkmm_check(&c->x, &flags);
@@ -719,15 +825,24 @@ static void judge(struct cand *c)
 	c->consistent++;
 	for (int v = 0; v < p->nvars; v++)
 		final[v] = c->x.ev[c->w[v][c->nw[v] - 1]].val;
-	if (p->filter && !holds(c, p->filter, final)) {
+	for (int t = 0; t < p->nprocs; t++)
+		regs[t] = c->tr[t][c->pick[t]].reg;
+	porf = porf_acyclic(c);
+	c->consistent_porf += porf;
+	if (p->filter && !lit_holds(p->filter, regs, final)) {
 		c->filtered++;
 		return;
 	}
 	c->flags |= flags;
-	if (holds(c, p->cond, final))
+	if (porf)
+		c->flags_porf |= flags;
+	if (lit_holds(p->cond, regs, final)) {
 		c->yes++;
-	else
+		c->yes_porf += porf;
+	} else {
 		c->no++;
+		c->no_porf += porf;
+	}
 }
 
 /*
@@ -996,6 +1111,10 @@ int lit_cat_check(struct lit_prog *p, struct lit_cat_result *res)
 done:
 	res->executions = c.execs;
 	res->consistent = c.consistent;
+	res->consistent_porf = c.consistent_porf;
+	res->yes_porf = c.yes_porf;
+	res->no_porf = c.no_porf;
+	res->flags_porf = c.flags_porf;
 	res->yes = c.yes;
 	res->no = c.no;
 	res->filtered = c.filtered;

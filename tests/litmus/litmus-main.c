@@ -3,11 +3,13 @@
  * klist-litmus: judge herd7 C litmus tests under the Linux-kernel memory
  * model: by default every candidate execution checked against
  * linux-kernel.cat transcribed in C (cat/, litmus-cat.c); with
- * --engine explore, under the explorer's weak-memory model instead.
+ * --engine explore, under the explorer's weak-memory model instead;
+ * with --engine graph, by the execution-graph explorer whose model is
+ * the same checker, or sc (litmus-graph.c).
  *
- *   klist-litmus [--engine cat|explore] [--model wmm|sc]
+ *   klist-litmus [--engine cat|explore|graph] [--model wmm|sc]
  *                [--search dpor|dfs] [--expect] [--witness] [--diff]
- *                [-v] FILE...
+ *                [--compare] [-v] FILE...
  *
  * One line per file: its name, then Always, Sometimes or Never (how
  * many of the executions the model allows satisfy the condition, as
@@ -18,7 +20,9 @@
  * unbounded depth-first search must reach the same final states.
  * Exit 0 when every file was judged (or marked unsupported), 1 when a
  * run failed, (--expect) a verdict differs or (--diff) the two searches
- * do, 2 on bad arguments or a file it cannot parse (the line is named).
+ * do, (--compare) the graph engine's executions are not the checker's
+ * consistent ones, each once, 2 on bad arguments or a file it
+ * cannot parse (the line is named).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,13 +34,19 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: klist-litmus [--engine cat|explore] [--model wmm|sc]\n"
+		"usage: klist-litmus [--engine cat|explore|graph] [--model wmm|sc]\n"
 		"                    [--search dpor|dfs] [--expect] [--witness] [--diff]\n"
-		"                    [-v] FILE...\n"
+		"                    [--compare] [-v] FILE...\n"
 		"  --engine E  cat (default: every candidate execution checked against\n"
-		"              linux-kernel.cat) or explore (the explorer's model)\n"
-		"  --model M   the explorer's memory model: wmm (default) or sc;\n"
-		"              implies --engine explore, as --search, --witness, --diff do\n"
+		"              linux-kernel.cat), explore (the explorer's model) or graph\n"
+		"              (execution graphs, each consistent one once, judged by the\n"
+		"              same checker: no load buffering yet)\n"
+		"  --model M   wmm (default: the explorer's weak memory; with --engine\n"
+		"              graph the LKMM) or sc; implies --engine explore unless\n"
+		"              graph is asked for, as --search, --witness, --diff do\n"
+		"  --compare   (graph) run the checker too: exit 1 unless the engine found\n"
+		"              its consistent executions (load buffering too), each\n"
+		"              once, and explored at most twice as many\n"
 		"  --search S  dpor (default: every trace, a load's choice of store a\n"
 		"              branch) or dfs (every interleaving, no bound)\n"
 		"  --expect    exit 1 unless each verdict is the file's Result: line\n"
@@ -56,11 +66,12 @@ int main(int argc, char **argv)
 		{ "diff", no_argument, NULL, 'd' },
 		{ "expect", no_argument, NULL, 'e' },
 		{ "witness", no_argument, NULL, 'w' },
+		{ "compare", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lit_opts o = { .wmm = true, .dpor = true };
-	bool witness = false, diff = false, engine_cat = false;
+	bool witness = false, diff = false, engine_cat = false, explore_only = false;
 	int c, status = 0;
 
 	while ((c = getopt_long(argc, argv, "hvm:", longopts, NULL)) != -1) {
@@ -70,8 +81,10 @@ int main(int argc, char **argv)
 				o.explore = true;
 			} else if (!strcmp(optarg, "cat")) {
 				engine_cat = true;
+			} else if (!strcmp(optarg, "graph")) {
+				o.graph = true;
 			} else {
-				fprintf(stderr, "klist-litmus: --engine takes cat or explore, not '%s'\n",
+				fprintf(stderr, "klist-litmus: --engine takes cat, explore or graph, not '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -88,6 +101,7 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			o.explore = true;
+			explore_only = true;
 			if (!strcmp(optarg, "dfs")) {
 				o.dpor = false;
 			} else if (strcmp(optarg, "dpor")) {
@@ -98,13 +112,18 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.explore = true;
+			explore_only = true;
 			diff = true;
+			break;
+		case 'c':
+			o.compare = true;
 			break;
 		case 'e':
 			o.expect = true;
 			break;
 		case 'w':
 			o.explore = true;
+			explore_only = true;
 			witness = true;
 			break;
 		case 'v':
@@ -120,6 +139,21 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (o.graph) {
+		/* --model picks the graph engine's model */
+		if (engine_cat || explore_only) {
+			fprintf(stderr, "klist-litmus: --search, --witness, --diff and --engine cat are not the graph engine's\n");
+			return 2;
+		}
+		o.explore = false;
+		if (o.compare && !o.wmm) {
+			fprintf(stderr, "klist-litmus: --compare checks the graph engine against the LKMM checker: not with --model sc\n");
+			return 2;
+		}
+	} else if (o.compare) {
+		fprintf(stderr, "klist-litmus: --compare is the graph engine's (--engine graph)\n");
 		return 2;
 	}
 	if (engine_cat && o.explore) {
@@ -142,8 +176,8 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		if ((diff ? lit_diff(p, &o) : !o.explore ? lit_cat_run(p, &o) :
-		     lit_run(p, &o)) && status == 0)
+		if ((diff ? lit_diff(p, &o) : o.graph ? lit_graph_run(p, &o) :
+		     !o.explore ? lit_cat_run(p, &o) : lit_run(p, &o)) && status == 0)
 			status = 1;
 		/* The verdict before the witness's interleaving (stderr). */
 		fflush(stdout);

@@ -133,6 +133,8 @@ struct lit_opts {
 	bool verbose;		/* executions and time */
 	bool expect;		/* compare with the Result: line */
 	bool quiet;		/* lit_run(): no line printed */
+	bool graph;		/* --engine graph: the execution-graph engine */
+	bool compare;		/* --compare: the graph engine against the cat */
 	unsigned long max_ms;	/* lit_run(): the explorer's budget, 0: 400 s */
 	char *verdict_out;	/* lit_run(): its verdict's first word (32 bytes) */
 };
@@ -155,6 +157,12 @@ int lit_diff(struct lit_prog *p, const struct lit_opts *o);
 struct lit_cat_result {
 	unsigned long long executions;	/* candidates checked */
 	unsigned long long consistent;	/* allowed by the model */
+	/* the same over the consistent executions with po | rf acyclic
+	 * (no load buffering): what TruSt's prefix finds; the graph
+	 * engine, with HMC's, finds them all (--compare says how many
+	 * have a cycle) */
+	unsigned long long consistent_porf, yes_porf, no_porf;
+	unsigned int flags_porf;
 	unsigned long long yes, no;	/* consistent: the condition holds, not */
 	unsigned long long filtered;	/* consistent, dropped by the filter */
 	unsigned long long rejected[16];	/* per axiom (enum lkmm_axiom) */
@@ -169,6 +177,33 @@ const char *lit_cat_verdict(const struct lit_cat_result *r);
 
 /* Judge @p with the cat engine; prints its line; 0 judged, 1 otherwise. */
 int lit_cat_run(struct lit_prog *p, const struct lit_opts *o);
+
+/*
+ * The execution-graph engine (litmus-graph.c, shim/explore/graph.h):
+ * every consistent execution (load buffering too), each once, under the
+ * LKMM checker or (@sc) sequential consistency.  0, or -1 with r->error.
+ */
+struct lit_graph_result {
+	unsigned long long explored;	/* graphs where no thread goes on */
+	unsigned long long consistent;	/* ... executions: all finished */
+	unsigned long long blocked;	/* ... a thread waits */
+	unsigned long long pruned;	/* inconsistent graphs cut */
+	unsigned long long revisits, not_maximal;
+	unsigned long long lb_revisits;	/* ... of a read po-before the write */
+	unsigned long long duplicates;	/* executions reached twice: a bug */
+	unsigned long long yes, no, filtered;
+	unsigned int flags;		/* LKMM_FLAG_* */
+	double seconds;
+	char error[128];
+};
+int lit_graph_check(struct lit_prog *p, bool sc, struct lit_graph_result *r);
+
+/*
+ * Judge @p with the graph engine; prints its line; with o->compare the
+ * checker's too, and 1 unless the engine found exactly the checker's
+ * consistent executions, once each, within twice its count.
+ */
+int lit_graph_run(struct lit_prog *p, const struct lit_opts *o);
 
 /* Print the interleaving of one execution where the condition holds. */
 int lit_witness(struct lit_prog *p, const struct lit_opts *o);

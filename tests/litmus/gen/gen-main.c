@@ -6,7 +6,7 @@
  * explorer's weak-memory mode and list where it disagrees, by shape.
  *
  *   klist-litmus-gen [--count N] [--seed S] [--dir DIR] [--explore M]
- *                    [--explore-ms MS] [--check] [-v]
+ *                    [--explore-ms MS] [--check] [--graph] [-v]
  *
  * --check: fail (exit 1) unless two properties of the LKMM hold on
  * every test they cover: a cycle whose every internal edge is smp_mb()
@@ -75,7 +75,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: klist-litmus-gen [--count N] [--seed S] [--dir DIR] [--explore M]\n"
-		"                        [--explore-ms MS] [--check] [-v]\n"
+		"                        [--explore-ms MS] [--check] [--graph] [-v]\n"
 		"  --count N       generate N distinct tests (default 3000)\n"
 		"  --seed S        which ones (default 1): the same on every machine\n"
 		"  --dir DIR       write them there (default litmus-gen), one file each\n"
@@ -84,6 +84,9 @@ static void usage(FILE *f)
 		"  --explore-ms MS the explorer's budget per test (default 2000)\n"
 		"  --check         exit 1 unless every all-smp_mb() cycle is Never and\n"
 		"                  every all-po READ_ONCE/WRITE_ONCE cycle Sometimes\n"
+		"  --graph         run each through the graph engine too: exit 1 unless it\n"
+		"                  finds the checker's consistent executions (load\n"
+		"                  buffering too), once each, exploring at most twice them\n"
 		"  -v              one line per test\n");
 }
 
@@ -105,6 +108,7 @@ int main(int argc, char **argv)
 		{ "explore", required_argument, NULL, 'x' },
 		{ "explore-ms", required_argument, NULL, 'm' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "graph", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -114,7 +118,10 @@ int main(int argc, char **argv)
 	unsigned long long execs = 0, consistent = 0, bad = 0;
 	double secs = 0, max_secs = 0;
 	const char *dir = "litmus-gen";
-	bool check = false, verbose = false;
+	bool check = false, verbose = false, graph = false;
+	unsigned long long g_exact = 0, g_lb = 0, g_wrong = 0, g_over = 0, g_unsup = 0;
+	unsigned long long g_explored = 0;
+	double g_secs = 0, g_max = 0;
 	char (*seen)[512];
 	int c;
 
@@ -145,6 +152,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			check = true;
+			break;
+		case 'g':
+			graph = true;
 			break;
 		case 'v':
 			verbose = true;
@@ -230,6 +240,36 @@ int main(int argc, char **argv)
 			       seen[made - 1]);
 			bad++;
 		}
+		if (graph && !p->unsupported[0] && verdict[0] != 'U') {
+			static struct lit_graph_result gr;
+			const char *gv;
+
+			if (lit_graph_check(p, false, &gr)) {
+				g_unsup++;
+				printf("%s graph engine: Unsupported %s\n", name, gr.error);
+			} else {
+				gv = gr.yes && gr.no ? "Sometimes" : gr.yes ? "Always" : "Never";
+				g_explored += gr.explored;
+				g_secs += gr.seconds;
+				if (gr.seconds > g_max)
+					g_max = gr.seconds;
+				if (gr.explored > 2 * (r.consistent ? r.consistent : 1))
+					g_over++;
+				if (gr.duplicates || gr.consistent != r.consistent || strcmp(gv, verdict)) {
+					g_wrong++;
+					printf("%s graph engine WRONG: %s, %llu executions (%llu twice); the checker: %s, %llu (%llu with a po|rf cycle)\n",
+					       name, gv, gr.consistent, gr.duplicates, verdict,
+					       r.consistent, r.consistent - r.consistent_porf);
+				} else if (r.consistent != r.consistent_porf) {
+					g_lb++;
+					if (verbose)
+						printf("%s graph engine %s, %llu executions with a po|rf cycle (%s)\n",
+						       name, gv, r.consistent - r.consistent_porf, shape);
+				} else {
+					g_exact++;
+				}
+			}
+		}
 		if (made <= explore) {
 			struct lit_opts o = { .explore = true, .wmm = true, .dpor = true,
 					      .quiet = true, .max_ms = explore_ms };
@@ -261,8 +301,11 @@ int main(int argc, char **argv)
 			       shapes[i].cat, shapes[i].explore, shapes[i].shape,
 			       shapes[i].example);
 	}
+	if (graph)
+		printf("klist-litmus-gen: the graph engine: %llu agree (%llu of them with load buffering), %llu wrong, %llu over twice the checker's executions, %llu unsupported; %llu graphs explored, %.3f s in all, %.4f s the slowest\n",
+		       g_exact + g_lb, g_lb, g_wrong, g_over, g_unsup, g_explored, g_secs, g_max);
 	if (check)
 		printf("klist-litmus-gen: --check: %llu violations\n", bad);
 	free(seen);
-	return bad ? 1 : 0;
+	return bad || g_wrong || g_over || g_unsup ? 1 : 0;
 }
