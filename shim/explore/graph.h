@@ -42,6 +42,9 @@ struct graph_event {
 	int rf;			/* a read: the event it reads */
 	bool placed;		/* a write: in co yet */
 	bool revisited;		/* a read: its write set by a revisit */
+	unsigned short tags;	/* the front end's, kept with the event
+				 * (#38 native: explore-graph.c; it fits the
+				 * padding, the struct's size is unchanged) */
 };
 
 /* Events by id; an id is the order of addition (revisits keep it). */
