@@ -263,10 +263,14 @@ static void o_point(enum shim_op op, const void *obj, unsigned int size, bool ro
 	case SHIM_OP_READ_ONCE:
 	case SHIM_OP_WRITE_ONCE:
 	case SHIM_OP_YIELD:
-	case SHIM_OP_KMALLOC:
 	case SHIM_OP_START:
 	case SHIM_OP_EXIT:
 		return;
+	case SHIM_OP_KMALLOC:
+		/* a thread's block has another address in each child */
+		child_error("kmalloc() in a body at %s:%d (allocation is no graph event yet)",
+			    file, line);
+		break;
 	default:
 		child_error("an operation with no graph event yet (shim op %d at %s:%d)",
 			    (int)op, file, line);
@@ -288,7 +292,8 @@ static bool o_block_timed(const void *chan, long ms, enum shim_op op, const char
 }
 
 static void o_signal(const void *chan) { }
-static bool o_on(void) { return false; }
+/* true: the shim blocks through o_block(), which refuses */
+static bool o_on(void) { return true; }
 
 static bool o_task_new(struct task_struct *p, void (*fn)(struct task_struct *p))
 {
@@ -321,11 +326,59 @@ static const struct shim_ctl_ops ops = {
 	.now_ms = o_now_ms, .wmm_lock = o_lock, .wmm_unlock = o_unlock, .wmm_mb = o_mb,
 };
 
+/*
+ * Plain accesses are no events: a word that two bodies access plainly,
+ * one of them writing, would take its value from the order the complete
+ * run ran them in, not from the graph.  The complete run refuses it.
+ */
+#define PLAIN_SLOTS	(1 << 16)
+static struct plain { uintptr_t word; uint8_t readers, writers; } plain[PLAIN_SLOTS];
+static uintptr_t stack_top;	/* the bodies' frames are below it */
+
+static void h_plain(const volatile void *p, unsigned int size, bool write)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (a < stack_top && a > stack_top - ((uintptr_t)64 << 20))
+		return;		/* a body's local */
+	/* a location with events, accessed plainly: its value is memory's,
+	 * not the graph's, unless no other body has events there */
+	for (int l = 0; c.complete && l < d.nlocs; l++) {
+		if (d.loc[l].lock || a >= d.loc[l].addr + d.loc[l].size ||
+		    d.loc[l].addr >= a + size)
+			continue;
+		for (int e = 0; e < c.g->n; e++)
+			if (c.g->ev[e].loc == l && c.g->ev[e].thread >= 0 &&
+			    c.g->ev[e].thread != c.t && c.g->ev[e].kind != GRAPH_OTHER)
+				child_error("a plain access to %p, where another body has marked accesses (plain accesses are no graph events yet)",
+					    (void *)a);
+	}
+	for (uintptr_t w = a & ~(uintptr_t)7; w < a + size; w += 8) {
+		size_t i = (size_t)((w >> 3) * 0x9e3779b97f4a7c15ULL >> 48) % PLAIN_SLOTS;
+		struct plain *s;
+
+		for (; plain[i].word && plain[i].word != w; i = (i + 1) % PLAIN_SLOTS)
+			;
+		s = &plain[i];
+		s->word = w;
+		if (write)
+			s->writers |= (uint8_t)(1u << c.t);
+		else
+			s->readers |= (uint8_t)(1u << c.t);
+		if (c.complete && s->writers &&
+		    __builtin_popcount((unsigned int)(s->readers | s->writers)) > 1)
+			child_error("plain accesses by two bodies to %p, one a write (plain accesses are no graph events yet)",
+				    (void *)w);
+	}
+}
+
 /* In the child: the set-up, then body @t (or all, in turn). */
 static void child(const struct graph *g, int t, bool complete)
 {
 	void *ctx;
+	char anchor;
 
+	stack_top = (uintptr_t)&anchor + 4096;
 	c.g = g;
 	c.complete = complete;
 	shim_test_begin(d.sc->name);
@@ -335,6 +388,7 @@ static void child(const struct graph *g, int t, bool complete)
 	shim_ctl_active = 1;
 	shim_ctl_wmm = 1;
 	shim_graph_hook = &hook;
+	shim_graph_plain = h_plain;
 	for (int b = complete ? 0 : t; b < (complete ? d.nbodies : t + 1); b++) {
 		c.t = b;
 		c.k = 0;
@@ -343,6 +397,7 @@ static void child(const struct graph *g, int t, bool complete)
 			child_error("thread %d ends before its graph's events", b);
 	}
 	shim_graph_hook = NULL;
+	shim_graph_plain = NULL;
 	shim_ctl_wmm = 0;
 	shim_ctl_active = 0;
 	if (!complete)

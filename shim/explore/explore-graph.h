@@ -35,6 +35,8 @@ struct shim_graph_hook {
 	void (*rcu)(int what);		/* 0 read_lock, 1 read_unlock, 2 sync */
 };
 extern const struct shim_graph_hook *shim_graph_hook;
+/* ... and every plain access (the access hooks, explore-race.c) here */
+extern void (*shim_graph_plain)(const volatile void *p, unsigned int size, bool write);
 
 #define SHIM_GRAPH_MAX_OUTCOMES	64
 #define SHIM_GRAPH_STRING_MAX	4096

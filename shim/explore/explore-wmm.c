@@ -89,6 +89,7 @@ struct wmm_task {
 int shim_ctl_wmm;
 /* #38: set only in explore-graph.c's children, which take every access */
 const struct shim_graph_hook *shim_graph_hook;
+void (*shim_graph_plain)(const volatile void *p, unsigned int size, bool write);
 
 static struct {
 	int nlocs, nmsgs, nviews, ntasks_seen;
