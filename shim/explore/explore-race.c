@@ -40,6 +40,7 @@
 #include <sys/mman.h>
 
 #include "../src/shim-explore-api.h"
+#include "explore-graph.h"	/* #38 graph */
 #include "explore-internal.h"
 
 #define RACE_WORDS	4096
@@ -430,6 +431,10 @@ void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 {
 	struct race_acc x = { .site = pc };
 
+	if (shim_graph_plain) {		/* #38 graph (explore-graph.c) */
+		shim_graph_plain(p, size, write);
+		return;
+	}
 	if (!shim_ctl_active)
 		return;
 	access((uintptr_t)p, size, write, &x);

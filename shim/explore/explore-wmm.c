@@ -49,6 +49,7 @@
 #include <shim/ctl-wmm.h>
 #include <linux/kernel.h>
 #include "explore-internal.h"
+#include "explore-graph.h"	/* #38 native graph front end */
 
 #define WMM_LOCS	256	/* locations per run */
 #define WMM_LOC_MSGS	64	/* messages kept per location */
@@ -86,6 +87,9 @@ struct wmm_task {
 };
 
 int shim_ctl_wmm;
+/* #38: set only in explore-graph.c's children, which take every access */
+const struct shim_graph_hook *shim_graph_hook;
+void (*shim_graph_plain)(const volatile void *p, unsigned int size, bool write);
 
 static struct {
 	int nlocs, nmsgs, nviews, ntasks_seen;
@@ -371,6 +375,10 @@ int shim_ctl_load(const volatile void *p, unsigned int size, void *val,
 	unsigned long long v;
 	int op = op_of_load(mo), m;
 
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->load(p, size, val, mo);
+		return -1;
+	}
 	shim_ctl_point_sized(op, (const void *)p, size, true, file, line);
 	if (!shim_ctl_wmm) {
 		v = mem_read((uintptr_t)p, size);
@@ -398,6 +406,10 @@ void shim_ctl_store(volatile void *p, unsigned int size, const void *val,
 	int op = mo == SHIM_MO_RELEASE ? SHIM_OP_RELEASE : SHIM_OP_WRITE_ONCE;
 
 	memcpy(&v, val, size);
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->store(p, size, val, mo);
+		return;
+	}
 	shim_ctl_point_sized(op, (const void *)p, size, false, file, line);
 	if (!shim_ctl_wmm) {
 		memcpy((void *)p, &v, size);
@@ -478,6 +490,10 @@ void shim_ctl_rmw(volatile void *p, unsigned int size, enum shim_rmw op,
 {
 	unsigned long long o, nv;
 
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->rmw(p, size, op, a, b, old, mo);
+		return;
+	}
 	shim_ctl_point_sized(SHIM_OP_ATOMIC, (const void *)p, size, false, file, line);
 	if (!shim_ctl_wmm) {
 		o = mem_read((uintptr_t)p, size);
@@ -498,6 +514,10 @@ void shim_ctl_fence(enum shim_fence f, const char *file, int line)
 	 * other task sees before its next access: no point of their own.
 	 * smp_mb joins the global view, so where it falls matters.
 	 */
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->fence(f);
+		return;
+	}
 	if (f == SHIM_FENCE_MB || !shim_ctl_wmm)
 		shim_ctl_point(SHIM_OP_BARRIER, NULL, true, file, line);
 	if (shim_ctl_wmm)
@@ -559,6 +579,8 @@ bool shim_ctl_wmm_is_locked(const void *lock, const char *file, int line)
 {
 	unsigned long long v;
 
+	if (shim_graph_hook)		/* #38 graph */
+		return shim_graph_hook->is_locked(lock);
 	shim_ctl_point(SHIM_OP_READ_ONCE, lock, true, file, line);
 	if (!shim_ctl_wmm)
 		return false;
@@ -569,8 +591,13 @@ bool shim_ctl_wmm_is_locked(const void *lock, const char *file, int line)
 
 void shim_ctl_rcu_read_lock(const char *file, int line)
 {
-	struct wmm_task *t = &w.task[task_slot()];
+	struct wmm_task *t;
 
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->rcu(0);
+		return;
+	}
+	t = &w.task[task_slot()];
 	shim_ctl_point(SHIM_OP_BARRIER, NULL, true, file, line);
 	if (!t->rcu_depth++ && shim_ctl_wmm)
 		join(&t->cur, &w.gp);
@@ -578,8 +605,13 @@ void shim_ctl_rcu_read_lock(const char *file, int line)
 
 void shim_ctl_rcu_read_unlock(const char *file, int line)
 {
-	struct wmm_task *t = &w.task[task_slot()];
+	struct wmm_task *t;
 
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->rcu(1);
+		return;
+	}
+	t = &w.task[task_slot()];
 	shim_ctl_point(SHIM_OP_BARRIER, NULL, true, file, line);
 	if (t->rcu_depth > 0 && !--t->rcu_depth) {
 		if (shim_ctl_wmm) {
@@ -593,12 +625,18 @@ void shim_ctl_rcu_read_unlock(const char *file, int line)
 
 void shim_ctl_synchronize_rcu(const char *file, int line)
 {
-	int self = task_slot();
-	struct wmm_task *t = &w.task[self];
+	int self;
+	struct wmm_task *t;
 	unsigned int gen[CTL_MAX_TASKS];
 	bool in[CTL_MAX_TASKS];
 	int i;
 
+	if (shim_graph_hook) {		/* #38 graph */
+		shim_graph_hook->rcu(2);
+		return;
+	}
+	self = task_slot();
+	t = &w.task[self];
 	shim_ctl_point(SHIM_OP_BARRIER, NULL, true, file, line);
 	if (shim_ctl_wmm) {
 		fence_mb(t);

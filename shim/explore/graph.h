@@ -46,6 +46,8 @@ struct graph_event {
 	int rf;			/* a read: the event it reads */
 	bool placed;		/* a write: in co yet */
 	bool revisited;		/* a read: its write set by a revisit */
+	unsigned short tags;	/* the front end's, kept with the event
+				 * (explore-graph.c: the access's kind) */
 	/*
 	 * The po places (in its thread) of the events it depends on:
 	 * addr, data, ctrl, or its existence otherwise decided by their

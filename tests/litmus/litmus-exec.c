@@ -23,6 +23,7 @@
 #include <shim/explore.h>
 #include <shim/ctl-wmm.h>
 #include "litmus.h"
+#include "explore-graph.h"	/* #38 native */
 
 static struct lit_prog *prog;
 static long long cell[LIT_MAX_VARS];
@@ -535,5 +536,81 @@ int lit_run(struct lit_prog *p, const struct lit_opts *lo)
 		ret = 1;
 	}
 	say(lo, verdict, "%s %s%s\n", p->name, verdict, extra);
+	return ret;
+}
+
+/*
+ * #38 native: the same scenario through the graph engine
+ * (shim/explore/explore-graph.c) under sc: each execution once, each
+ * run a forked child whose reads return the graph's values.
+ */
+int lit_graph_native(struct lit_prog *p, const struct lit_opts *lo)
+{
+	struct shim_scenario sc = {
+		.name = p->name, .setup = setup, .fingerprint = verdict_of_run,
+	};
+	struct shim_graph_opts o = {
+		.quiet = true, .max_ms = lo->max_ms ? (unsigned int)lo->max_ms : 250000,
+	};
+	static struct shim_graph_result r;
+	static struct lit_graph_result g;
+	unsigned long long yes = 0, no = 0, filtered = 0;
+	const char *v, *gv;
+	int ret = 0;
+
+	if (explore_unsupported(p)) {
+		printf("%s Unsupported %s\n", p->name, explore_unsupported(p));
+		return lo->compare;
+	}
+	/* wmm_mode: spin_is_locked() is the model's load, the graph's read */
+	lit_scenario(p, true, &sc);
+	if (shim_explore_graph(&sc, &o, &r)) {
+		printf("%s Unsupported %s (graph, sc)", p->name, r.error);
+		if (lo->compare) {
+			/* the in-process front end must refuse it too */
+			if (lit_graph_check(p, true, &g) == 0) {
+				printf(" WRONG: --engine graph --model sc runs it\n");
+				return 1;
+			}
+			printf("; --engine graph --model sc: Unsupported %s\n", g.error);
+			return 0;
+		}
+		printf("\n");
+		return 1;
+	}
+	for (unsigned int i = 0; i < r.noutcomes; i++) {
+		if (r.outcome[i] == 2)
+			yes += r.outcome_count[i];
+		else if (r.outcome[i] == 1)
+			no += r.outcome_count[i];
+		else
+			filtered += r.outcome_count[i];
+	}
+	v = yes && no ? "Sometimes" : yes ? "Always" : "Never";
+	printf("%s %s (graph, sc: %llu executions of %llu explored, %llu blocked, %d locations, %d events at most, %llu runs, %.3f s)",
+	       p->name, v, r.executions, r.explored, r.blocked, r.nlocs, r.max_events,
+	       r.children, r.seconds);
+	if (r.failures) {
+		printf(" FAILED: %s", r.title);
+		ret = 1;
+	}
+	if (lo->compare) {
+		if (lit_graph_check(p, true, &g)) {
+			printf("; --engine graph --model sc: Unsupported %s WRONG\n", g.error);
+			return 1;
+		}
+		gv = g.yes && g.no ? "Sometimes" : g.yes ? "Always" : "Never";
+		printf("; in-process %s (%llu executions, %llu yes, %llu no, %llu filtered, %.3f s)",
+		       gv, g.consistent, g.yes, g.no, g.filtered, g.seconds);
+		if (g.consistent != r.executions || g.yes != yes || g.no != no ||
+		    g.filtered != filtered || strcmp(v, gv)) {
+			printf(" WRONG: not the in-process front end's executions (%llu yes, %llu no, %llu filtered)",
+			       yes, no, filtered);
+			ret = 1;
+		} else {
+			printf(" same");
+		}
+	}
+	printf("\n");
 	return ret;
 }

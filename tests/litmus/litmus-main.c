@@ -47,6 +47,8 @@ static void usage(FILE *out)
 		"  --compare   (graph) run the checker too: exit 1 unless the engine found\n"
 		"              its consistent executions (load buffering too), each\n"
 		"              once, and explored at most twice as many\n"
+		"  --search graph (#38) the explorer's runs driven by the graph engine\n"
+		"              under sc; --compare: against --engine graph --model sc\n"
 		"  --search S  dpor (default: every trace, a load's choice of store a\n"
 		"              branch) or dfs (every interleaving, no bound)\n"
 		"  --expect    exit 1 unless each verdict is the file's Result: line\n"
@@ -104,6 +106,8 @@ int main(int argc, char **argv)
 			explore_only = true;
 			if (!strcmp(optarg, "dfs")) {
 				o.dpor = false;
+			} else if (!strcmp(optarg, "graph")) {	/* #38 native */
+				o.native_graph = true;
 			} else if (strcmp(optarg, "dpor")) {
 				fprintf(stderr, "klist-litmus: --search takes dpor or dfs, not '%s'\n",
 					optarg);
@@ -152,7 +156,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "klist-litmus: --compare checks the graph engine against the LKMM checker: not with --model sc\n");
 			return 2;
 		}
-	} else if (o.compare) {
+	} else if (o.compare && !o.native_graph) {	/* #38 native */
 		fprintf(stderr, "klist-litmus: --compare is the graph engine's (--engine graph)\n");
 		return 2;
 	}
@@ -176,7 +180,9 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		if ((diff ? lit_diff(p, &o) : o.graph ? lit_graph_run(p, &o) :
+		if ((diff ? lit_diff(p, &o) :
+		     o.native_graph ? lit_graph_native(p, &o) :	/* #38 native */
+		     o.graph ? lit_graph_run(p, &o) :
 		     !o.explore ? lit_cat_run(p, &o) : lit_run(p, &o)) && status == 0)
 			status = 1;
 		/* The verdict before the witness's interleaving (stderr). */

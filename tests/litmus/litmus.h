@@ -137,6 +137,7 @@ struct lit_opts {
 	bool compare;		/* --compare: the graph engine against the cat */
 	unsigned long max_ms;	/* lit_run(): the explorer's budget, 0: 400 s */
 	char *verdict_out;	/* lit_run(): its verdict's first word (32 bytes) */
+	bool native_graph;	/* #38 native: --search graph (litmus-exec.c) */
 };
 
 /* Explore @p as @o says; prints its line; 0 judged, 1 otherwise. */
@@ -204,6 +205,14 @@ int lit_graph_check(struct lit_prog *p, bool sc, struct lit_graph_result *r);
  * consistent executions, once each, within twice its count.
  */
 int lit_graph_run(struct lit_prog *p, const struct lit_opts *o);
+
+/*
+ * #38 native: @p as an explorer scenario (litmus-exec.c) through the
+ * graph engine under sc (shim/explore/explore-graph.c); with
+ * o->compare, 1 unless its executions and verdict are those of
+ * lit_graph_check(p, sc).  Prints its line.
+ */
+int lit_graph_native(struct lit_prog *p, const struct lit_opts *o);
 
 /* Print the interleaving of one execution where the condition holds. */
 int lit_witness(struct lit_prog *p, const struct lit_opts *o);
