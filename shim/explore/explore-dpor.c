@@ -44,11 +44,15 @@
  * A transition is its point's operation and the plain code after it, up
  * to the task's next point.  The plain code is taken to touch what the
  * operation names (or what it protects, or the task's own data); where
- * the operation names nothing (a barrier, a yield, a task's start, and
- * the tail of a body up to its exit: explore.c) the transition is
- * dependent with everything.
+ * the operation names nothing (a task's start; without the access hooks
+ * a barrier, a yield, an allocation, a free, an interrupt window, the
+ * tail of a body up to its exit: explore.c; a timed block's retry) the
+ * transition is dependent with everything.
  */
 #define CTL_GRAIN	8	/* a marked access is labelled by its 8-byte words */
+
+/* What kthread_create() modifies: the pids and task slots, in their order. */
+static const char ctl_task_table;
 
 struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 			      bool ro)
@@ -89,14 +93,27 @@ struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 	}
 	/*
 	 * An operation that names nothing, whose effect no other task sees
-	 * (an allocation, a barrier under sc, a yield): the plain code after
-	 * it is what made it dependent with everything.  With plain accesses
-	 * checked (explore-race.c) that code is either ordered by what the
-	 * labels name or a reported data race: it names nothing.
+	 * (an allocation, a barrier under sc, a yield, an interrupt window,
+	 * whose handler's operations are points of their own), or whose
+	 * effect is accesses the race detector sees (kfree(): a write of the
+	 * block's bytes): the plain code after it is what made it dependent
+	 * with everything.  With plain accesses checked (explore-race.c)
+	 * that code is either ordered by what the labels name or a reported
+	 * data race: it names nothing.
 	 */
 	if (!obj && ctl_race_on() &&
-	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD))
+	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_KFREE ||
+	     op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD || op == SHIM_OP_IRQ))
 		return (struct ctl_label){ .dep = CTL_DEP_NONE };
+	/*
+	 * kthread_create() (its point names no task: the task does not
+	 * exist yet): it takes the next pid and the explorer's next task
+	 * slot, so two creations are dependent; nothing else reads those.
+	 * The new task's first run is labelled by the task (its wake-up).
+	 */
+	if (!obj && ctl_race_on() && op == SHIM_OP_KTHREAD)
+		return (struct ctl_label){ .obj = &ctl_task_table,
+					   .dep = CTL_DEP_WRITE };
 	if (!obj)
 		return (struct ctl_label){ .dep = CTL_DEP_ALL };
 	return (struct ctl_label){ .obj = obj,

@@ -164,6 +164,9 @@ void ctl_race_transition(int t, struct ctl_label ev);
 void ctl_race_release(int t, const void *obj);
 void ctl_race_acquire(int t, const void *obj);
 void ctl_race_forget(const void *p, unsigned long size);
+/* kfree() of the block @p: a write of its @size bytes by the calling task. */
+void ctl_race_free(const void *p, unsigned long size, const char *file,
+		   int line);
 /* A plain access by the calling task (@pc: its site), or a marked one. */
 void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 		     const void *pc);

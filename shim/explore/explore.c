@@ -768,6 +768,7 @@ static const struct shim_ctl_ops ctl_ops = {
 	.on = shim_ctl_on,
 	.task_new = shim_ctl_task_new,
 	.alloc = ctl_race_forget,
+	.free = ctl_race_free,
 	.now_ms = shim_ctl_now_ms,
 	.wmm_lock = shim_ctl_wmm_lock,
 	.wmm_unlock = shim_ctl_wmm_unlock,

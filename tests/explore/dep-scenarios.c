@@ -28,6 +28,10 @@
 
 #include "explore-scenarios.h"
 
+struct dobj {
+	int val;
+};
+
 struct dctx {
 	spinlock_t spin;
 	struct mutex mutex;
@@ -40,6 +44,8 @@ struct dctx {
 	int y;
 	int saw;
 	unsigned int half;
+	struct dobj *obj;	/* dep_kfree: read by T1, freed by T2 */
+	pid_t pid1, pid2;	/* dep_kthread_create: each task's kthread */
 };
 
 static void *dsetup(void)
@@ -63,7 +69,8 @@ static unsigned long dfingerprint(void *ctx)
 {
 	struct dctx *c = ctx;
 
-	return (unsigned long)c->saw << 32 | c->half;
+	return (unsigned long)c->saw << 32 | c->half |
+	       (unsigned long)(c->pid1 < c->pid2) << 31;
 }
 
 /* --- spin_is_locked(): T2 sees T1 inside its critical section ------------ */
@@ -222,5 +229,155 @@ const struct shim_scenario dep_overlap = {
 	.setup = dsetup,
 	.body = { whole_t1, half_t2 },
 	.check = half_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- kfree() against a read of the block (#37) ----------------------------
+ *
+ * T1 reads the block, T2 frees it, nothing orders the two: a
+ * use-after-free in one order.  kfree() names no object; it is a write
+ * of the block's bytes to the race detector, so whichever runs first the
+ * run reports the race.  Without that access (its defect patch) kfree()
+ * names nothing at all and DPOR runs one order, the read first, clean.
+ */
+static void *dsetup_obj(void)
+{
+	struct dctx *c = dsetup();
+
+	c->obj = kzalloc(sizeof(*c->obj), GFP_KERNEL);
+	return c;
+}
+
+static void read_obj_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	/* Without the guarded allocator (TSan) only kfree()'s poison tells. */
+	c->saw = READ_ONCE(c->obj->val) == 0x6b6b6b6b;
+	complete(&c->fin);
+}
+
+static void free_obj_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	kfree(c->obj);
+	wait_for_completion(&c->fin);
+}
+
+static void freed_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(!c->saw, "T2 freed the block before T1 read it");
+	dfree(c);
+}
+
+const struct shim_scenario dep_kfree = {
+	.name = "dep_kfree",
+	.setup = dsetup_obj,
+	.body = { read_obj_t1, free_obj_t2 },
+	.check = freed_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- kthread_create() in two tasks (#37) -----------------------------------
+ *
+ * Each creates a kthread and stops it; the pids, and the explorer's task
+ * slots, go in the order the creations run.  Its point comes before the
+ * pid is taken and names the task table, so two creations are
+ * dependent.  With the point after the pid (its defect patch) the pids
+ * are taken in each body's first transition, which names only its task,
+ * and DPOR runs one order of them.
+ */
+static int idle_fn(void *data)
+{
+	return 0;
+}
+
+static void create_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+	struct task_struct *k = kthread_create(idle_fn, c, "dep-k1");
+
+	c->pid1 = k->pid;
+	kthread_stop(k);
+	complete(&c->fin);
+}
+
+static void create_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+	struct task_struct *k = kthread_create(idle_fn, c, "dep-k2");
+
+	c->pid2 = k->pid;
+	kthread_stop(k);
+	wait_for_completion(&c->fin);
+}
+
+static void created_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(c->pid1 < c->pid2, "T2 created its kthread first");
+	dfree(c);
+}
+
+const struct shim_scenario dep_kthread_create = {
+	.name = "dep_kthread_create",
+	.setup = dsetup,
+	.body = { create_t1, create_t2 },
+	.check = created_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- an interrupt window (#37) ----------------------------------------------
+ *
+ * T1's interrupt arrives at the window of its spin_lock(); the handler
+ * reads y, which T2 writes.  The window names nothing: the handler runs
+ * on T1, and its operations are points of their own, here the
+ * READ_ONCE(), which DPOR orders with T2's store both ways.
+ */
+static void irq_read_y(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	c->saw = READ_ONCE(c->y);
+}
+
+static void irq_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	shim_raise_irq(irq_read_y, c);
+	spin_lock(&c->spin);
+	spin_unlock(&c->spin);
+	complete(&c->fin);
+}
+
+static void write_y_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	WRITE_ONCE(c->y, 1);
+	wait_for_completion(&c->fin);
+}
+
+static void irq_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(!c->saw, "T2 wrote y before T1's interrupt handler read it");
+	dfree(c);
+}
+
+const struct shim_scenario dep_irq_window = {
+	.name = "dep_irq_window",
+	.setup = dsetup,
+	.body = { irq_t1, write_y_t2 },
+	.check = irq_check,
 	.fingerprint = dfingerprint,
 };
