@@ -270,7 +270,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 	for (k = 0; k < limit; k++) {
 		const struct ctl_step *s = &sh->st[k];
 		struct ctl_label ev = s->ev;
-		struct obj_entry *e = NULL, *a = NULL;
+		struct obj_entry *e = NULL, *a = NULL, *a2 = NULL;
 		int cand[CTL_MAX_TASKS];
 		bool racing[CTL_MAX_TASKS];
 		uint16_t *v = vc[k];
@@ -304,6 +304,11 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (!a)
 				ev.dep = CTL_DEP_ALL;
 		}
+		if (ev.also2 && ev.dep != CTL_DEP_ALL) {
+			a2 = lookup(ev.also2, ntasks);
+			if (!a2)
+				ev.dep = CTL_DEP_ALL;
+		}
 		/* Each other task's last event dependent with this one. */
 		for (q = 0; q < ntasks; q++) {
 			cand[q] = -1;
@@ -317,7 +322,9 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 				cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
 			if (a)
 				cand[q] = later(cand[q], a->any[q]);
-			if (e || a)
+			if (a2)
+				cand[q] = later(cand[q], a2->any[q]);
+			if (e || a || a2)
 				cand[q] = later(cand[q], lastall[q]);
 		}
 		/*
@@ -348,7 +355,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (cand[q] >= 0 && racing[q])
 				reverse(d, sh, cand[q], k, ntasks);
 		last[p] = k;
-		if (ev.dep != CTL_DEP_NONE || a)
+		if (ev.dep != CTL_DEP_NONE || a || a2)
 			lastdep[p] = k;
 		if (ev.dep == CTL_DEP_ALL) {
 			lastall[p] = k;
@@ -360,6 +367,8 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			}
 			if (a)
 				a->any[p] = a->write[p] = k;
+			if (a2)
+				a2->any[p] = a2->write[p] = k;
 		}
 		if (whole) {
 			unsigned long long h = mix((unsigned long long)p << 32 | posn[k]);

@@ -191,9 +191,11 @@ void ctl_race_transition(int t, struct ctl_label ev)
 	if (ev.dep != CTL_DEP_NONE && ev.dep != CTL_DEP_ALL) {
 		acquire(t, ev.obj);
 		acquire(t, ev.also);
+		acquire(t, ev.also2);
 		if (ev.dep != CTL_DEP_READ)
 			release(t, ev.obj);
 		release(t, ev.also);
+		release(t, ev.also2);
 	}
 	rc.vc[t][t]++;
 }

@@ -19,6 +19,7 @@
  * tests/explore/CMakeLists.txt).
  */
 #include <linux/completion.h>
+#include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -45,7 +46,8 @@ struct dctx {
 	int saw;
 	unsigned int half;
 	struct dobj *obj;	/* dep_kfree: read by T1, freed by T2 */
-	pid_t pid1, pid2;	/* dep_kthread_create: each task's kthread */
+	pid_t pid1, pid2;	/* dep_kthread_create: each task's kthread, */
+	struct task_struct *k1, *k2;	/* stopped by the check */
 };
 
 static void *dsetup(void)
@@ -300,27 +302,25 @@ static int idle_fn(void *data)
 static void create_t1(void *ctx)
 {
 	struct dctx *c = ctx;
-	struct task_struct *k = kthread_create(idle_fn, c, "dep-k1");
 
-	c->pid1 = k->pid;
-	kthread_stop(k);
-	complete(&c->fin);
+	c->k1 = kthread_create(idle_fn, c, "dep-k1");
+	c->pid1 = c->k1->pid;
 }
 
 static void create_t2(void *ctx)
 {
 	struct dctx *c = ctx;
-	struct task_struct *k = kthread_create(idle_fn, c, "dep-k2");
 
-	c->pid2 = k->pid;
-	kthread_stop(k);
-	wait_for_completion(&c->fin);
+	c->k2 = kthread_create(idle_fn, c, "dep-k2");
+	c->pid2 = c->k2->pid;
 }
 
 static void created_check(void *ctx)
 {
 	struct dctx *c = ctx;
 
+	kthread_stop(c->k1);
+	kthread_stop(c->k2);
 	SHIM_EXPLORE_CHECK(c->pid1 < c->pid2, "T2 created its kthread first");
 	dfree(c);
 }
@@ -336,7 +336,7 @@ const struct shim_scenario dep_kthread_create = {
 /*
  * --- an interrupt window (#37) ----------------------------------------------
  *
- * T1's interrupt arrives at the window of its spin_lock(); the handler
+ * T1's interrupt arrives at the window of its local_irq_enable(); the handler
  * reads y, which T2 writes.  The window names nothing: the handler runs
  * on T1, and its operations are points of their own, here the
  * READ_ONCE(), which DPOR orders with T2's store both ways.
@@ -353,9 +353,8 @@ static void irq_t1(void *ctx)
 	struct dctx *c = ctx;
 
 	shim_raise_irq(irq_read_y, c);
-	spin_lock(&c->spin);
-	spin_unlock(&c->spin);
-	complete(&c->fin);
+	local_irq_disable();
+	local_irq_enable();	/* the window */
 }
 
 static void write_y_t2(void *ctx)
@@ -363,7 +362,6 @@ static void write_y_t2(void *ctx)
 	struct dctx *c = ctx;
 
 	WRITE_ONCE(c->y, 1);
-	wait_for_completion(&c->fin);
 }
 
 static void irq_check(void *ctx)
