@@ -13,12 +13,23 @@
  *
  * Each scenario fails on purpose: its check rejects the outcome only the
  * missing dependency reaches ("saw ..."), and explore_dep (explore-test.c)
- * asks that DFS and DPOR both find it.  Each has a defect patch in
- * shim/explore/defects/ that removes the point (or the byte label) again;
- * with it DPOR covers the scenario clean (defect.explore.* in
- * tests/explore/CMakeLists.txt).
+ * asks that DFS and DPOR both find it.  Each of the first five has a
+ * defect patch in shim/explore/defects/ that removes the point (or the
+ * byte label) again; with it DPOR covers the scenario clean
+ * (defect.explore.* in tests/explore/CMakeLists.txt).
+ *
+ * The rest came with #37's last labels (its README table): dep_kfree and
+ * dep_kthread_create have defect patches too; dep_irq_window shows an
+ * interrupt handler's operations are points of their own (the window
+ * names nothing); dep_timed_wait and dep_timed_tie are timed waits whose
+ * outcome depends on simulated time, which DPOR must reach with a timed
+ * retry dependent with everything (no narrower label is proven: none of
+ * these tells it from naming nothing).  The last four are small enough
+ * for the differential test (explore.dpor_dep_*) too.
  */
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
@@ -377,5 +388,87 @@ const struct shim_scenario dep_irq_window = {
 	.setup = dsetup,
 	.body = { irq_t1, write_y_t2 },
 	.check = irq_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- a wait with a timeout (#37) --------------------------------------------
+ *
+ * T1 sets y, then waits for the completion at most 5 ms; T2 sleeps 10 ms
+ * first if it read y unset, then completes.  Simulated time moves only
+ * when no task can run: T1 times out exactly when T2 read y before T1
+ * set it.  The wait's retry names its completion and the clock.
+ */
+static void timed_wait_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	WRITE_ONCE(c->y, 1);
+	c->saw = !wait_for_completion_timeout(&c->done, msecs_to_jiffies(5));
+}
+
+static void late_complete_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	if (!READ_ONCE(c->y))
+		msleep(10);
+	complete(&c->done);
+}
+
+static void timed_out_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(!c->saw, "T2 slept past T1's timeout");
+	dfree(c);
+}
+
+const struct shim_scenario dep_timed_wait = {
+	.name = "dep_timed_wait",
+	.setup = dsetup,
+	.body = { timed_wait_t1, late_complete_t2 },
+	.check = timed_out_check,
+	.fingerprint = dfingerprint,
+};
+
+/*
+ * --- two deadlines at once (#37) --------------------------------------------
+ *
+ * T1 waits for the completion at most 5 ms; T2 sleeps 5 ms, then
+ * completes it.  Both time out at the same simulated instant, and which
+ * retry runs first decides whether T1 sees the completion.  A timed
+ * retry names its channel and the clock: with neither (its defect
+ * patch), DPOR takes T1's retry as independent of T2's and of complete()
+ * and runs one order.
+ */
+static void timed_wait_only_t1(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	c->saw = !!wait_for_completion_timeout(&c->done, msecs_to_jiffies(5));
+}
+
+static void sleep_complete_t2(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	msleep(5);
+	complete(&c->done);
+}
+
+static void tie_check(void *ctx)
+{
+	struct dctx *c = ctx;
+
+	SHIM_EXPLORE_CHECK(c->saw, "T1 timed out: its retry ran before T2 completed, at the same instant");
+	dfree(c);
+}
+
+const struct shim_scenario dep_timed_tie = {
+	.name = "dep_timed_tie",
+	.setup = dsetup,
+	.body = { timed_wait_only_t1, sleep_complete_t2 },
+	.check = tie_check,
 	.fingerprint = dfingerprint,
 };

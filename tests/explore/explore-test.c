@@ -846,7 +846,8 @@ static void explore_dpor_agrees(struct kunit *test, const struct shim_scenario *
 	X(zoo_use_after_free) X(zoo_lost_wakeup_fixed)			\
 	X(zoo_atomicity_fixed) X(zoo_order_fixed)			\
 	X(zoo_sleep_in_atomic_fixed) X(zoo_use_after_free_fixed)	\
-	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)
+	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)		\
+	X(dep_timed_wait)
 
 #define EXPLORE_DIFF_CASE_FN(sc)					\
 static void dpor_##sc(struct kunit *test)				\
@@ -886,7 +887,8 @@ static struct kunit_suite explore_dpor_suite = {
 	X(zoo_use_after_free)						\
 	X(zoo_atomicity_fixed) X(zoo_order_fixed)			\
 	X(zoo_sleep_in_atomic_fixed) X(zoo_use_after_free_fixed)	\
-	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)
+	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)		\
+	X(dep_timed_wait)
 
 #define EXPLORE_DIFF_WMM_CASE_FN(sc)					\
 static void dpor_wmm_##sc(struct kunit *test)				\
