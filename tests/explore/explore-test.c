@@ -397,9 +397,9 @@ static const struct {
 	{ SHIM_OP_KMALLOC, NULL,
 	  "a new block is reachable only once published, by a store with its own point" },
 	{ SHIM_OP_KFREE, NULL,
-	  "not yet: the effect is seen only as a use-after-free report (its point is before it, audited)" },
+	  "its effect is a write of the block's bytes to the race detector: dep_kfree (explore_dep) and its defect patch prove it" },
 	{ SHIM_OP_IRQ, NULL,
-	  "an interrupt runs on the task that raised it: no other task is involved" },
+	  "an interrupt runs on the task that raised it, its handler's operations points of their own: dep_irq_window (explore_dep)" },
 	{ SHIM_OP_NONE, NULL, "no operation" },
 	{ SHIM_OP_BLOCK, NULL, "the explorer's own step: a task blocks" },
 	{ SHIM_OP_START, NULL, "the explorer's own step" },
@@ -456,6 +456,14 @@ static void explore_dep_found(struct kunit *test, const struct shim_scenario *sc
 	};
 	struct shim_explore_result r;
 
+	/*
+	 * Without the access hooks (sanitizer presets) kfree() is dependent
+	 * with everything, and the freed block's read is the sanitizer's
+	 * report, which names no task.
+	 */
+	if (sc == &dep_kfree && !shim_explore_sees_accesses())
+		kunit_skip(test, "%s: kfree()'s label rests on the access hooks, which this build has not",
+			   sc->name);
 	shim_explore(sc, &o, &r);
 	KUNIT_EXPECT_TRUE_MSG(test, r.failures && strstr(r.title, "T2 "),
 			      "%s: DFS k<=2 did not reach the failing outcome (%s)",
