@@ -24,8 +24,8 @@
  * names nothing); dep_timed_wait and dep_timed_tie are timed waits whose
  * outcome depends on simulated time, which DPOR must reach with a timed
  * retry dependent with everything (no narrower label is proven: none of
- * these tells it from naming nothing).  The last four are small enough
- * for the differential test (explore.dpor_dep_*) too.
+ * these tells it from naming nothing).  These five are small enough for
+ * the differential test (explore.dpor_dep_*) too.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>

@@ -855,7 +855,7 @@ static void explore_dpor_agrees(struct kunit *test, const struct shim_scenario *
 	X(zoo_atomicity_fixed) X(zoo_order_fixed)			\
 	X(zoo_sleep_in_atomic_fixed) X(zoo_use_after_free_fixed)	\
 	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)		\
-	X(dep_timed_wait)
+	X(dep_timed_wait) X(dep_timed_tie)
 
 #define EXPLORE_DIFF_CASE_FN(sc)					\
 static void dpor_##sc(struct kunit *test)				\
@@ -896,7 +896,7 @@ static struct kunit_suite explore_dpor_suite = {
 	X(zoo_atomicity_fixed) X(zoo_order_fixed)			\
 	X(zoo_sleep_in_atomic_fixed) X(zoo_use_after_free_fixed)	\
 	X(dep_kfree) X(dep_kthread_create) X(dep_irq_window)		\
-	X(dep_timed_wait)
+	X(dep_timed_wait) X(dep_timed_tie)
 
 #define EXPLORE_DIFF_WMM_CASE_FN(sc)					\
 static void dpor_wmm_##sc(struct kunit *test)				\
