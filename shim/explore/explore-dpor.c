@@ -44,11 +44,15 @@
  * A transition is its point's operation and the plain code after it, up
  * to the task's next point.  The plain code is taken to touch what the
  * operation names (or what it protects, or the task's own data); where
- * the operation names nothing (a barrier, a yield, a task's start, and
- * the tail of a body up to its exit: explore.c) the transition is
- * dependent with everything.
+ * the operation names nothing (a task's start; without the access hooks
+ * a barrier, a yield, an allocation, a free, an interrupt window, the
+ * tail of a body up to its exit: explore.c; a timed block's retry) the
+ * transition is dependent with everything.
  */
 #define CTL_GRAIN	8	/* a marked access is labelled by its 8-byte words */
+
+/* What kthread_create() modifies: the pids and task slots, in their order. */
+static const char ctl_task_table;
 
 struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 			      bool ro)
@@ -89,14 +93,27 @@ struct ctl_label ctl_label_of(int op, const void *obj, unsigned int size,
 	}
 	/*
 	 * An operation that names nothing, whose effect no other task sees
-	 * (an allocation, a barrier under sc, a yield): the plain code after
-	 * it is what made it dependent with everything.  With plain accesses
-	 * checked (explore-race.c) that code is either ordered by what the
-	 * labels name or a reported data race: it names nothing.
+	 * (an allocation, a barrier under sc, a yield, an interrupt window,
+	 * whose handler's operations are points of their own), or whose
+	 * effect is accesses the race detector sees (kfree(): a write of the
+	 * block's bytes): the plain code after it is what made it dependent
+	 * with everything.  With plain accesses checked (explore-race.c)
+	 * that code is either ordered by what the labels name or a reported
+	 * data race: it names nothing.
 	 */
 	if (!obj && ctl_race_on() &&
-	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD))
+	    (op == SHIM_OP_KMALLOC || op == SHIM_OP_KFREE ||
+	     op == SHIM_OP_BARRIER || op == SHIM_OP_YIELD || op == SHIM_OP_IRQ))
 		return (struct ctl_label){ .dep = CTL_DEP_NONE };
+	/*
+	 * kthread_create() (its point names no task: the task does not
+	 * exist yet): it takes the next pid and the explorer's next task
+	 * slot, so two creations are dependent; nothing else reads those.
+	 * The new task's first run is labelled by the task (its wake-up).
+	 */
+	if (!obj && ctl_race_on() && op == SHIM_OP_KTHREAD)
+		return (struct ctl_label){ .obj = &ctl_task_table,
+					   .dep = CTL_DEP_WRITE };
 	if (!obj)
 		return (struct ctl_label){ .dep = CTL_DEP_ALL };
 	return (struct ctl_label){ .obj = obj,
@@ -253,7 +270,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 	for (k = 0; k < limit; k++) {
 		const struct ctl_step *s = &sh->st[k];
 		struct ctl_label ev = s->ev;
-		struct obj_entry *e = NULL, *a = NULL;
+		struct obj_entry *e = NULL, *a = NULL, *a2 = NULL;
 		int cand[CTL_MAX_TASKS];
 		bool racing[CTL_MAX_TASKS];
 		uint16_t *v = vc[k];
@@ -287,6 +304,11 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (!a)
 				ev.dep = CTL_DEP_ALL;
 		}
+		if (ev.also2 && ev.dep != CTL_DEP_ALL) {
+			a2 = lookup(ev.also2, ntasks);
+			if (!a2)
+				ev.dep = CTL_DEP_ALL;
+		}
 		/* Each other task's last event dependent with this one. */
 		for (q = 0; q < ntasks; q++) {
 			cand[q] = -1;
@@ -300,7 +322,9 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 				cand[q] = ev.dep == CTL_DEP_READ ? e->write[q] : e->any[q];
 			if (a)
 				cand[q] = later(cand[q], a->any[q]);
-			if (e || a)
+			if (a2)
+				cand[q] = later(cand[q], a2->any[q]);
+			if (e || a || a2)
 				cand[q] = later(cand[q], lastall[q]);
 		}
 		/*
@@ -331,7 +355,7 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			if (cand[q] >= 0 && racing[q])
 				reverse(d, sh, cand[q], k, ntasks);
 		last[p] = k;
-		if (ev.dep != CTL_DEP_NONE || a)
+		if (ev.dep != CTL_DEP_NONE || a || a2)
 			lastdep[p] = k;
 		if (ev.dep == CTL_DEP_ALL) {
 			lastall[p] = k;
@@ -343,6 +367,8 @@ static void analyse(struct dpor *d, const struct ctl_shared *sh, int limit,
 			}
 			if (a)
 				a->any[p] = a->write[p] = k;
+			if (a2)
+				a2->any[p] = a2->write[p] = k;
 		}
 		if (whole) {
 			unsigned long long h = mix((unsigned long long)p << 32 | posn[k]);

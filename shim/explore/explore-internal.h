@@ -56,18 +56,27 @@ struct ctl_label {
 	const void *obj;
 	/*
 	 * A channel the transition also signalled, modified: a wake-up of
-	 * its sleepers (a task's exit wakes its joiner).  NULL: none.
+	 * its sleepers (a task's exit wakes its joiner); under wmm the
+	 * model's global view, which a full barrier joins.  NULL: none.
+	 * Two: a body's tail under wmm names its last operation's object,
+	 * the view (its exit's barrier) and its joiner's channel.
 	 */
-	const void *also;
+	const void *also, *also2;
 	uint8_t dep;
 };
+
+/* @x (not NULL) is one of the objects @b names. */
+static inline bool ctl_names(struct ctl_label b, const void *x)
+{
+	return x && (x == b.obj || x == b.also || x == b.also2);
+}
 
 static inline bool ctl_dependent(struct ctl_label a, struct ctl_label b)
 {
 	if (a.dep == CTL_DEP_ALL || b.dep == CTL_DEP_ALL)
 		return true;
-	if ((a.also && (a.also == b.obj || a.also == b.also)) ||
-	    (b.also && b.also == a.obj))
+	if (ctl_names(b, a.also) || ctl_names(b, a.also2) ||
+	    ctl_names(a, b.also) || ctl_names(a, b.also2))
 		return true;
 	if (a.dep == CTL_DEP_NONE || b.dep == CTL_DEP_NONE)
 		return false;
@@ -164,6 +173,9 @@ void ctl_race_transition(int t, struct ctl_label ev);
 void ctl_race_release(int t, const void *obj);
 void ctl_race_acquire(int t, const void *obj);
 void ctl_race_forget(const void *p, unsigned long size);
+/* kfree() of the block @p: a write of its @size bytes by the calling task. */
+void ctl_race_free(const void *p, unsigned long size, const char *file,
+		   int line);
 /* A plain access by the calling task (@pc: its site), or a marked one. */
 void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 		     const void *pc);

@@ -24,6 +24,13 @@
  * LKMM's weaker order exposes is not reported.  A signal (a wake-up of a
  * channel) releases too.  Barriers, kmalloc and kfree order nothing.
  *
+ * kfree() is an access: a write of every byte of the block, by the task
+ * that frees it (ctl_race_free()).  So an access to the block that
+ * happens-before does not order with its kfree() is a race, reported as
+ * a use-after-free race, whichever of the two ran first; one it orders
+ * is ordered by the operations the labels name, whose orders DPOR
+ * explores.  That is why kfree() names nothing else (explore-dpor.c).
+ *
  * The shadow keeps, per aligned 8-byte word, each task's last read and
  * last write (epoch, bytes, marked or plain, site); a kmalloc()ed
  * block's words are forgotten, so a reused address starts clean.
@@ -47,11 +54,14 @@
 #define RACE_SYNCS	1024
 #define RACE_DECLARED	16
 
+#define RACE_MARKED	1	/* READ_ONCE() and the rest, atomics */
+#define RACE_FREED	2	/* kfree(): a write of the whole block */
+
 /* 16 bytes: the shadow is touched on every access, page faults count. */
 struct race_acc {
 	uint32_t epoch;		/* 0: none */
 	uint8_t mask;		/* the bytes of the word */
-	bool marked;
+	uint8_t kind;		/* RACE_MARKED, RACE_FREED: else plain */
 	uint16_t line;		/* 0: @site is the pc, else the file */
 	const void *site;
 };
@@ -182,9 +192,11 @@ void ctl_race_transition(int t, struct ctl_label ev)
 	if (ev.dep != CTL_DEP_NONE && ev.dep != CTL_DEP_ALL) {
 		acquire(t, ev.obj);
 		acquire(t, ev.also);
+		acquire(t, ev.also2);
 		if (ev.dep != CTL_DEP_READ)
 			release(t, ev.obj);
 		release(t, ev.also);
+		release(t, ev.also2);
 	}
 	rc.vc[t][t]++;
 }
@@ -340,20 +352,43 @@ static void site_of(const struct race_acc *x, char *buf, size_t len)
 		snprintf(buf, len, "%p", x->site);
 }
 
+static const char *kind_of(const struct race_acc *x, bool write)
+{
+	if (x->kind & RACE_FREED)
+		return "kfree()";
+	if (x->kind & RACE_MARKED)
+		return write ? "marked write" : "marked read";
+	return write ? "plain write" : "plain read";
+}
+
+/*
+ * The two accesses in task order, not in the order they ran: two runs of
+ * one trace may run them either way round, and must give one report
+ * (the differential test compares reports).  @bytes: those they share.
+ */
 static void report(int t, const struct race_acc *now, bool wnow, int u,
-		   const struct race_acc *then, bool wthen, unsigned int size)
+		   const struct race_acc *then, bool wthen, unsigned int bytes)
 {
 	struct ctl_shared *sh = ctl_shared_now();
+	const struct race_acc *x = u < t ? then : now, *y = u < t ? now : then;
+	bool wx = u < t ? wthen : wnow, wy = u < t ? wnow : wthen;
+	int tx = u < t ? u : t, ty = u < t ? t : u;
 	char a[300], b[300];
 
 	rc.reported = true;
-	site_of(then, b, sizeof(b));
-	site_of(now, a, sizeof(a));
-	shim_report(now->line ? now->site : __FILE__, now->line ? now->line : __LINE__,
-		    "DATA RACE: %s %s by %s at %s and %s %s of %u byte(s) by %s at %s, not ordered by happens-before",
-		    then->marked ? "marked" : "plain", wthen ? "write" : "read",
-		    sh->names[u], b, now->marked ? "marked" : "plain",
-		    wnow ? "write" : "read", size, sh->names[t], a);
+	site_of(x, a, sizeof(a));
+	site_of(y, b, sizeof(b));
+	shim_report(x->line ? x->site : __FILE__, x->line ? x->line : __LINE__,
+		    "DATA RACE%s: %s by %s at %s and %s by %s at %s, on %u byte(s), not ordered by happens-before",
+		    (x->kind | y->kind) & RACE_FREED ? " (use-after-free)" : "",
+		    kind_of(x, wx), sh->names[tx], a, kind_of(y, wy),
+		    sh->names[ty], b, bytes);
+}
+
+/* Two accesses conflict unless both are marked (a write among them: the caller's). */
+static bool both_marked(const struct race_acc *o, const struct race_acc *x)
+{
+	return o->kind == RACE_MARKED && x->kind == RACE_MARKED;
 }
 
 static void record(struct race_acc *slot, uint32_t epoch, uint8_t mask,
@@ -361,11 +396,12 @@ static void record(struct race_acc *slot, uint32_t epoch, uint8_t mask,
 {
 	if (slot->epoch == epoch) {
 		slot->mask |= mask;
-		slot->marked = slot->marked && x->marked;
-		if (!x->marked || slot->marked) {
+		if (x->kind != RACE_MARKED || slot->kind == RACE_MARKED) {
 			slot->line = x->line;
 			slot->site = x->site;
 		}
+		slot->kind = (uint8_t)((slot->kind & x->kind & RACE_MARKED) |
+				       ((slot->kind | x->kind) & RACE_FREED));
 		return;
 	}
 	*slot = *x;
@@ -374,7 +410,7 @@ static void record(struct race_acc *slot, uint32_t epoch, uint8_t mask,
 }
 
 static void access_word(int t, uintptr_t word, uint8_t mask, bool write,
-			const struct race_acc *x, unsigned int size)
+			const struct race_acc *x)
 {
 	struct race_word *w = word_of(word);
 	uint32_t *vc = rc.vc[t];
@@ -388,16 +424,18 @@ static void access_word(int t, uintptr_t word, uint8_t mask, bool write,
 		if (u == t)
 			continue;
 		o = &w->w[u];
-		if (o->epoch && (o->mask & mask) && !(o->marked && x->marked) &&
+		if (o->epoch && (o->mask & mask) && !both_marked(o, x) &&
 		    vc[u] < o->epoch && !declared(word + (unsigned int)__builtin_ctz(o->mask & mask))) {
-			report(t, x, write, u, o, true, size);
+			report(t, x, write, u, o, true,
+			       (unsigned int)__builtin_popcount(o->mask & mask));
 			break;
 		}
 		o = &w->r[u];
 		if (write && o->epoch && (o->mask & mask) &&
-		    !(o->marked && x->marked) && vc[u] < o->epoch &&
+		    !both_marked(o, x) && vc[u] < o->epoch &&
 		    !declared(word + (unsigned int)__builtin_ctz(o->mask & mask))) {
-			report(t, x, write, u, o, false, size);
+			report(t, x, write, u, o, false,
+			       (unsigned int)__builtin_popcount(o->mask & mask));
 			break;
 		}
 	}
@@ -421,7 +459,7 @@ static void access(uintptr_t addr, unsigned int size, bool write,
 		unsigned int n = (unsigned int)(stop - addr);
 		uint8_t mask = (uint8_t)(((1u << n) - 1) << lo);
 
-		access_word(t, word, mask, write, x, size);
+		access_word(t, word, mask, write, x);
 		addr = stop;
 	}
 }
@@ -443,10 +481,41 @@ void ctl_race_access(const volatile void *p, unsigned int size, bool write,
 void ctl_race_marked(const volatile void *p, unsigned int size, bool write,
 		     const char *file, int line)
 {
-	struct race_acc x = { .marked = true, .site = file,
+	struct race_acc x = { .kind = RACE_MARKED, .site = file,
 			      .line = (uint16_t)(line > 0 && line < 65536 ? line : 1) };
+
+	uintptr_t first, last;
+	int t;
 
 	if (!rc.on || !shim_ctl_active || !p)
 		return;
 	access((uintptr_t)p, size ? size : 1, write, &x);
+	/*
+	 * A marked store releases itself: its transition released the task's
+	 * clock at its start, before this access's epoch, so a task that
+	 * acquires the word (a refcount's last put before its kfree()) must
+	 * find this write before it too.  The task's epoch moves on: its
+	 * plain accesses after the store are not released with it.
+	 */
+	t = ctl_self_fast();
+	if (!write || t < 0)
+		return;
+	first = (uintptr_t)p & ~(uintptr_t)7;
+	last = ((uintptr_t)p + (size ? size : 1) - 1) & ~(uintptr_t)7;
+	if (last - first > 8)
+		return;		/* its label is "everything": no object */
+	release(t, (const void *)first);
+	if (last != first)
+		release(t, (const void *)last);
+	rc.vc[t][t]++;
+}
+
+void ctl_race_free(const void *p, unsigned long size, const char *file, int line)
+{
+	struct race_acc x = { .kind = RACE_FREED, .site = file,
+			      .line = (uint16_t)(line > 0 && line < 65536 ? line : 1) };
+
+	if (!rc.on || !shim_ctl_active || !p || !size)
+		return;
+	access((uintptr_t)p, (unsigned int)size, true, &x);
 }

@@ -200,13 +200,18 @@ void __shim_kfree(const void *p, const char *file, int line)
 
 	if (!p)
 		return;
-	/* Any access to the block depends on it: no one address names that. */
+	/*
+	 * No one object: the block's bytes are the race detector's (the
+	 * free is a write of each, below), so a use of the block that
+	 * nothing orders with it is a race whichever runs first.
+	 */
 	shim_ctl_only(SHIM_OP_KFREE, NULL, false, file, line);
 	/* Guarded first: the bytes before a guarded block are no header. */
 	switch (shim_guard_free(p, file, line, (void **)&b)) {
 	case SHIM_GUARD_REPORTED:
 		return;
 	case SHIM_GUARD_FREED:
+		shim_hook_free(p, b->size, file, line);
 		pthread_mutex_lock(&alloc_lock);
 		list_unlink(&live, b);
 		pthread_mutex_unlock(&alloc_lock);
@@ -214,6 +219,9 @@ void __shim_kfree(const void *p, const char *file, int line)
 		return;
 	}
 	b = container_of((void *)p, struct block, mem);
+	/* (Unlocked: under the explorer one thread runs the run's tasks.) */
+	if (shim_ctl_active && b->magic == BLOCK_LIVE)
+		shim_hook_free(b->data, b->size, file, line);
 	pthread_mutex_lock(&alloc_lock);
 	if (b->magic != BLOCK_LIVE) {
 		bool freed = b->magic == BLOCK_FREED;

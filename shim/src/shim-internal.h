@@ -82,6 +82,13 @@ static inline void shim_hook_alloc(const void *p, unsigned long size)
 		shim_ctl_ops->alloc(p, size);
 }
 
+static inline void shim_hook_free(const void *p, unsigned long size,
+				  const char *file, int line)
+{
+	if (shim_ctl_active)
+		shim_ctl_ops->free(p, size, file, line);
+}
+
 static inline void shim_hook_wmm_mb(void)
 {
 	if (shim_ctl_active)

@@ -481,6 +481,12 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	va_start(ap, namefmt);
 	vsnprintf(name, sizeof(name), namefmt, ap);
 	va_end(ap);
+	/*
+	 * Before the pid is taken: two creations in two tasks take them in
+	 * the order their points run (the explorer labels this point by
+	 * its task table).
+	 */
+	shim_ctl_only(SHIM_OP_KTHREAD, NULL, false, __FILE__, __LINE__);
 	p = task_alloc(name);
 	p->__state = TASK_UNINTERRUPTIBLE;
 	p->shim.state_file = __FILE__;	/* kthread(), before its first wake-up */
@@ -489,8 +495,6 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	p->shim.is_kthread = true;
 	p->shim.threadfn = threadfn;
 	p->shim.data = data;
-	/* A new task: the reduction cannot name all it touches. */
-	shim_ctl_only(SHIM_OP_KTHREAD, NULL, false, __FILE__, __LINE__);
 	if (shim_hook_task_new(p, ctl_kthread_main)) {
 		/* Under the explorer: a coroutine, not a thread. */
 	} else if (pthread_create(&p->shim.thread, NULL, kthread_main, p)) {

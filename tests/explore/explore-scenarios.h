@@ -48,7 +48,12 @@
 	X(dep_mutex_is_locked)			\
 	X(dep_completion_done)			\
 	X(dep_kthread_head)			\
-	X(dep_overlap)
+	X(dep_overlap)				\
+	X(dep_kfree)				\
+	X(dep_kthread_create)			\
+	X(dep_irq_window)			\
+	X(dep_timed_wait)			\
+	X(dep_timed_tie)
 
 /* The outcomes of a point scenario, and the one its check rejects. */
 enum { POINT_NONE, POINT_SPLIT, POINT_WHOLE };

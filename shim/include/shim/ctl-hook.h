@@ -58,6 +58,13 @@ struct shim_ctl_ops {
 	bool (*task_new)(struct task_struct *p, void (*fn)(struct task_struct *p));
 	/* A block just allocated (for the race detector: a fresh range). */
 	void (*alloc)(const void *p, unsigned long size);
+	/*
+	 * A block about to be freed: for the race detector a write of its
+	 * @size bytes, so a use that happens-before does not order with the
+	 * kfree() is a race (a use-after-free in another order).
+	 */
+	void (*free)(const void *p, unsigned long size, const char *file,
+		     int line);
 	/* The simulated clock, in ms. */
 	long (*now_ms)(void);
 	/* The weak-memory model's lock, unlock and full barrier (no-ops under sc). */
