@@ -2,6 +2,19 @@
 /*
  * klist-port-fast: the contended spinlock.  Spin a bounded while, then
  * sleep on the lock word (Drepper's "Futexes Are Tricky", mutex 3).
+ *
+ * The orderings (linux/spinlock.h has the fast paths):
+ * - lock, fast path: compare-exchange FREE -> HELD, acquire (relaxed
+ *   when it fails: nothing was taken);
+ * - lock, spinning: a relaxed load (test before the compare-exchange),
+ *   then the fast path's compare-exchange;
+ * - lock, sleeping: exchange -> SLEEPERS, acquire: when it reads FREE it
+ *   has taken the lock, and must see the last holder's section;
+ * - unlock: exchange -> FREE, release; a SLEEPERS read back means a wake;
+ * - the futex wait and wake: the kernel's (it compares the word with
+ *   the value under its own lock, with full barriers).
+ * The explorer runs these as scenarios under sc and its weak-memory
+ * model (fast/testing/explore-fast.c, docs/fast-runtime.md).
  */
 #include <linux/spinlock.h>
 
@@ -9,9 +22,12 @@
 
 /*
  * About a few microseconds of pause loops: longer than a klist section
- * takes, shorter than a sleep and wake-up cost.
+ * takes, shorter than a sleep and wake-up cost.  (The explorer's build
+ * spins twice: every try is two points there.)
  */
+#ifndef KFAST_SPIN_TRIES
 #define KFAST_SPIN_TRIES	200
+#endif
 
 static inline void cpu_relax(void)
 {
