@@ -9,7 +9,9 @@
  * access is an event for the race detector.  A futex is the explorer's
  * blocking (explore-fast-glue.c).
  *
- *   explore-fast [-m sc|wmm] [-s dfs|dpor] [-k N] [-n N] [-t MS] NAME...
+ *   explore-fast [-m sc|wmm] [-s dfs|dpor] [-k N] [-n N] [-t MS] [-x] NAME...
+ *
+ * -x: stop at the first failing schedule (the defect tests).
  *
  * Exit status 0 if every scenario named passed every schedule run, 1 if
  * one failed, 2 for a bad argument.  docs/fast-runtime.md.
@@ -77,14 +79,16 @@ static void spin_check(void *arg)
 	SHIM_EXPLORE_CHECK(c->once == 2, "marked counter %d (a lost update)", c->once);
 	SHIM_EXPLORE_CHECK(READ_ONCE(c->lock.val) == KFAST_SPIN_FREE,
 			   "lock word %d after both unlocks", c->lock.val);
+	SHIM_EXPLORE_CHECK(READ_ONCE(c->lock.sleepers) == 0,
+			   "%d sleepers counted after both unlocks", c->lock.sleepers);
 }
 
 static unsigned long spin_fingerprint(void *arg)
 {
 	struct spin_ctx *c = arg;
 
-	return (unsigned long)c->plain * 100 + (unsigned long)c->once * 10 +
-	       (unsigned long)c->lock.val;
+	return (unsigned long)c->plain * 1000 + (unsigned long)c->once * 100 +
+	       (unsigned long)c->lock.val * 10 + (unsigned long)c->lock.sleepers;
 }
 
 /*
@@ -274,7 +278,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: explore-fast [-m sc|wmm] [-s dfs|dpor] [-k N] [-n N] [-t MS] NAME...\n"
+	fputs("usage: explore-fast [-m sc|wmm] [-s dfs|dpor] [-k N] [-n N] [-t MS] [-x] NAME...\n"
 	      "scenarios:", f);
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 		fprintf(f, " %s", scenarios[i].name);
@@ -302,7 +306,7 @@ int main(int argc, char **argv)
 	int c, i;
 	size_t k;
 
-	while ((c = getopt(argc, argv, "hm:s:k:n:t:")) != -1) {
+	while ((c = getopt(argc, argv, "hm:s:k:n:t:x")) != -1) {
 		switch (c) {
 		case 'm':
 			if (!strcmp(optarg, "sc"))
@@ -334,6 +338,9 @@ int main(int argc, char **argv)
 			if (!number(optarg, &v) || !v)
 				goto bad;
 			o.max_ms = (unsigned int)v;
+			break;
+		case 'x':
+			o.stop_on_failure = true;
 			break;
 		case 'h':
 			usage(stdout);
