@@ -15,7 +15,16 @@
 
 #include "futex.h"
 
+#ifdef KFAST_EXPLORE
+/*
+ * Under the explorer the tasks are coroutines of one thread: each has
+ * its own slot (fast/testing/explore-fast.c), not a thread variable.
+ */
+struct task_struct **kfast_explore_task_slot(void);
+#define kfast_task	(*kfast_explore_task_slot())
+#else
 static __thread struct task_struct *kfast_task;
+#endif
 
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct task_struct *free_tasks;
