@@ -183,44 +183,13 @@ static void h_store(volatile void *p, unsigned int size, const void *val, enum s
 	wr(loc_of(p, size, false), (long long)v, 0);
 }
 
-static bool rmw_new(enum shim_rmw op, unsigned long long old, unsigned long long a,
-		    unsigned long long b, unsigned int size, unsigned long long *nv)
-{
-	switch (op) {
-	case SHIM_RMW_ADD:
-		*nv = old + a;
-		break;
-	case SHIM_RMW_XCHG:
-		*nv = a;
-		break;
-	case SHIM_RMW_CMPXCHG:
-		if ((old & mask(size)) != (a & mask(size)))
-			return false;
-		*nv = b;
-		break;
-	case SHIM_RMW_ADD_UNLESS:
-		if ((old & mask(size)) == (b & mask(size)))
-			return false;
-		*nv = old + a;
-		break;
-	case SHIM_RMW_AND:
-		*nv = old & a;
-		break;
-	case SHIM_RMW_OR:
-		*nv = old | a;
-		break;
-	}
-	*nv &= mask(size);
-	return true;
-}
-
 static void h_rmw(volatile void *p, unsigned int size, enum shim_rmw op,
 		  unsigned long long a, unsigned long long b, void *old, enum shim_mo mo)
 {
 	int l = loc_of(p, size, false);
 	unsigned long long o = (unsigned long long)rd(l, 0) & mask(size), nv = 0;
 
-	if (rmw_new(op, o, a, b, size, &nv))
+	if (shim_rmw_new(op, o, a, b, size, &nv))
 		wr(l, (long long)nv, GT_RMW);
 	if (old)
 		memcpy(old, &o, size);

@@ -418,44 +418,6 @@ void shim_ctl_store(volatile void *p, unsigned int size, const void *val,
 	store(loc_of(p, size, false), v, mo, false, -1, op, file, line);
 }
 
-static unsigned long long mask(unsigned int size)
-{
-	return size >= 8 ? ~0ULL : (1ULL << (size * 8)) - 1;
-}
-
-/* The rmw's new value; false if it stores nothing. */
-static bool rmw_new(enum shim_rmw op, unsigned long long old,
-		    unsigned long long a, unsigned long long b,
-		    unsigned int size, unsigned long long *nv)
-{
-	switch (op) {
-	case SHIM_RMW_ADD:
-		*nv = old + a;
-		break;
-	case SHIM_RMW_XCHG:
-		*nv = a;
-		break;
-	case SHIM_RMW_CMPXCHG:
-		if ((old & mask(size)) != (a & mask(size)))
-			return false;
-		*nv = b;
-		break;
-	case SHIM_RMW_ADD_UNLESS:
-		if ((old & mask(size)) == (b & mask(size)))
-			return false;
-		*nv = old + a;
-		break;
-	case SHIM_RMW_AND:
-		*nv = old & a;
-		break;
-	case SHIM_RMW_OR:
-		*nv = old | a;
-		break;
-	}
-	*nv &= mask(size);
-	return true;
-}
-
 static void rmw_at(int li, enum shim_rmw op, unsigned long long a,
 		   unsigned long long b, unsigned long long *old,
 		   enum shim_mo mo, const char *file, int line)
@@ -473,7 +435,7 @@ static void rmw_at(int li, enum shim_rmw op, unsigned long long a,
 	join_msg(&t->acq, li, m);
 	if (mo == SHIM_MO_ACQUIRE || mo == SHIM_MO_MB)
 		join_msg(&t->cur, li, m);
-	if (rmw_new(op, *old, a, b, l->size, &nv)) {
+	if (shim_rmw_new(op, *old, a, b, l->size, &nv)) {
 		/* Its message carries on what it read (a release sequence). */
 		store(li, nv, mo, true, w.msg[m].view, SHIM_OP_ATOMIC, file, line);
 		note(3, nv, w.msg[m].task, 0);
@@ -497,7 +459,7 @@ void shim_ctl_rmw(volatile void *p, unsigned int size, enum shim_rmw op,
 	shim_ctl_point_sized(SHIM_OP_ATOMIC, (const void *)p, size, false, file, line);
 	if (!shim_ctl_wmm) {
 		o = mem_read((uintptr_t)p, size);
-		if (rmw_new(op, o, a, b, size, &nv))
+		if (shim_rmw_new(op, o, a, b, size, &nv))
 			memcpy((void *)p, &nv, size);
 	} else {
 		ctl_choose_value(1, SHIM_OP_ATOMIC, file, line);

@@ -42,6 +42,45 @@ enum shim_rmw {
 	SHIM_RMW_OR,
 };
 
+/*
+ * @op's new value from @old and its operands, in @size bytes; false when
+ * it stores nothing (a cmpxchg that fails, an add_unless that meets its
+ * limit).  One definition for both models (explore-wmm.c, explore-graph.c).
+ */
+static inline bool shim_rmw_new(enum shim_rmw op, unsigned long long old,
+				unsigned long long a, unsigned long long b,
+				unsigned int size, unsigned long long *nv)
+{
+	unsigned long long m = size >= 8 ? ~0ULL : (1ULL << (size * 8)) - 1;
+
+	switch (op) {
+	case SHIM_RMW_ADD:
+		*nv = old + a;
+		break;
+	case SHIM_RMW_XCHG:
+		*nv = a;
+		break;
+	case SHIM_RMW_CMPXCHG:
+		if ((old & m) != (a & m))
+			return false;
+		*nv = b;
+		break;
+	case SHIM_RMW_ADD_UNLESS:
+		if ((old & m) == (b & m))
+			return false;
+		*nv = old + a;
+		break;
+	case SHIM_RMW_AND:
+		*nv = old & a;
+		break;
+	case SHIM_RMW_OR:
+		*nv = old | a;
+		break;
+	}
+	*nv &= m;
+	return true;
+}
+
 #if defined(SHIM_INTERNAL)
 #define shim_ctl_wmm_on()	0
 #else
