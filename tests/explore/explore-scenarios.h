@@ -108,6 +108,22 @@ extern int point_forbidden;
 	X(ddm_dev_reg_vs_dev_reg)		\
 	X(ddm_drv_unreg_vs_drv_unreg)
 
+/*
+ * Every hand-written scenario, for the programs that take one by name
+ * (explore, explore-graph-native): X(name) for each, X_FIXED(name) for
+ * each zoo pattern's fixed twin (name##_fixed).
+ */
+#define EXPLORE_ALL_SCENARIOS(X, X_FIXED)	\
+	EXPLORE_SELF_SCENARIOS(X)		\
+	EXPLORE_POINT_SCENARIOS(X)		\
+	EXPLORE_DEP_SCENARIOS(X)		\
+	EXPLORE_ZOO_SCENARIOS(X)		\
+	EXPLORE_ZOO_SCENARIOS(X_FIXED)		\
+	EXPLORE_ZOO_WMM_SCENARIOS(X)		\
+	EXPLORE_ZOO_WMM_SCENARIOS(X_FIXED)	\
+	EXPLORE_KLIST_SCENARIOS(X)		\
+	EXPLORE_DDM_SCENARIOS(X)
+
 #define EXPLORE_DECLARE(name)	extern const struct shim_scenario name;
 EXPLORE_SELF_SCENARIOS(EXPLORE_DECLARE)
 EXPLORE_POINT_SCENARIOS(EXPLORE_DECLARE)
