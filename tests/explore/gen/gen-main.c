@@ -13,6 +13,7 @@
  * distinct outcomes checked, scenarios not covered within the budget,
  * wall time.  Exit 1 if any scenario failed, 2 on bad arguments.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,9 @@ struct totals {
 	struct shim_explore_opts o;
 	bool list;
 	const char *match;		/* -m: only names containing this */
+	/* -P I/N: only every Nth scenario, from the Ith (round robin, so
+	 * the N parts of a family take about the same time) */
+	unsigned long index, part, nparts;
 	unsigned long scenarios, schedules, outcomes, failed, uncovered, overflow;
 	unsigned long fail_budget;	/* after this many failures, stop exploring */
 };
@@ -38,14 +42,16 @@ static void run_one(const struct gen_spec *s, void *arg)
 	static struct shim_explore_result r;
 	char name[GEN_NAME_MAX];
 
+	gen_name(s, name, sizeof(name));
+	if (t->match && !strstr(name, t->match))
+		return;
+	if (t->nparts && t->index++ % t->nparts != t->part)
+		return;
 	if (t->list) {
-		gen_name(s, name, sizeof(name));
-		if (!t->match || strstr(name, t->match))
-			printf("%s\n", name);
+		printf("%s\n", name);
 		return;
 	}
-	gen_name(s, name, sizeof(name));
-	if (t->failed >= t->fail_budget || (t->match && !strstr(name, t->match)))
+	if (t->failed >= t->fail_budget)
 		return;
 	sc = gen_scenario(s);
 	shim_explore(sc, &t->o, &r);
@@ -78,7 +84,7 @@ static double now_ms(void)
 
 static const char usage[] =
 "usage: explore-gen [-f klist|ddm|hotplug|all] [-n 2|3] [-s dfs|pct|random] [-k BOUND]\n"
-"                   [-t MS] [-N SCHEDULES] [-m TEXT] [-c] [-l] [-x]\n"
+"                   [-t MS] [-N SCHEDULES] [-m TEXT] [-P I/N] [-c] [-l] [-x]\n"
 "Every generated scenario (pairs: -n 2, triples: -n 3) under the explorer,\n"
 "every outcome checked against the sequential model.\n"
 "  -k BOUND     dfs: at most BOUND preemptions (default 1)\n"
@@ -86,6 +92,9 @@ static const char usage[] =
 "  -N N         at most N schedules per scenario (default 20000)\n"
 "  -S SEED      pct, random: first seed; -d DEPTH pct depth\n"
 "  -m TEXT      only the scenarios whose name contains TEXT\n"
+"  -P I/N       part I of N (0 <= I < N): every Nth of those scenarios from\n"
+"               the Ith; the N parts together are the whole run, each once\n"
+"               (run them on every core: docs/explore.md)\n"
 "  -c           count the scenarios only\n"
 "  -l           list their names\n"
 "  -x           expect a failure: exit 0 only if one was found\n"
@@ -106,7 +115,7 @@ int main(int argc, char **argv)
 	double start;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "f:n:s:k:t:N:S:d:m:clxh")) != -1) {
+	while ((opt = getopt(argc, argv, "f:n:s:k:t:N:S:d:m:P:clxh")) != -1) {
 		switch (opt) {
 		case 'f':
 			family = optarg;
@@ -159,6 +168,15 @@ int main(int argc, char **argv)
 		case 'm':
 			t.match = optarg;
 			break;
+		case 'P':
+			errno = 0;
+			t.part = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end != '/')
+				goto bad_part;
+			t.nparts = strtoul(end + 1, &end, 10);
+			if (errno || *end || t.nparts == 0 || t.part >= t.nparts)
+				goto bad_part;
+			break;
 		case 'c':
 			count = true;
 			break;
@@ -196,6 +214,8 @@ int main(int argc, char **argv)
 	}
 	if (count || t.list)
 		return 0;
+	if (t.nparts)
+		printf("GEN PART %lu/%lu\n", t.part, t.nparts);
 	printf("GEN TOTAL %s k<=%u (%s, per scenario at most %lu schedules, %u ms): "
 	       "%lu scenarios, %lu schedules, %lu distinct outcomes checked against the model, "
 	       "%lu failed, %lu not covered within the budget%s, %.1f s\n",
@@ -207,6 +227,9 @@ int main(int argc, char **argv)
 	if (expect_fail)
 		return t.failed ? 0 : 1;
 	return t.failed ? 1 : 0;
+bad_part:
+	fprintf(stderr, "explore-gen: -P %s: a part I/N, 0 <= I < N\n", optarg);
+	return 2;
 bad:
 	fputs(usage, stderr);
 	return 2;
