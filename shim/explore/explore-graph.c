@@ -616,6 +616,11 @@ int shim_explore_graph(const struct shim_scenario *sc, const struct shim_graph_o
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	if (!(o && o->no_plain_sharing) && !shim_explore_sees_accesses()) {
+		snprintf(r->error, sizeof(r->error),
+			 "no access hooks in this build (a sanitizer preset): plain accesses unseen");
+		return -1;
+	}
 	if (!d.sh) {
 		d.sh = mmap(NULL, sizeof(*d.sh), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -44,6 +44,14 @@ extern void (*shim_graph_plain)(const volatile void *p, unsigned int size, bool 
 struct shim_graph_opts {
 	unsigned int max_ms;		/* 0: 60000 */
 	bool quiet;			/* no result line */
+	/*
+	 * The caller vouches that no two bodies share a plain access (the
+	 * litmus front end: its plain accesses are refused before).  Else
+	 * a build without the access hooks (the sanitizer presets) refuses
+	 * every scenario: a plain race it cannot see would be explored as
+	 * if there were none (zoo_atomicity's lost update, missed).
+	 */
+	bool no_plain_sharing;
 };
 
 struct shim_graph_result {

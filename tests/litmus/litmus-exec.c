@@ -551,6 +551,7 @@ int lit_graph_native(struct lit_prog *p, const struct lit_opts *lo)
 	};
 	struct shim_graph_opts o = {
 		.quiet = true, .max_ms = lo->max_ms ? (unsigned int)lo->max_ms : 250000,
+		.no_plain_sharing = true,	/* explore_unsupported() refuses them */
 	};
 	static struct shim_graph_result r;
 	static struct lit_graph_result g;
