@@ -110,8 +110,9 @@ extern int point_forbidden;
 
 /*
  * Every hand-written scenario, for the programs that take one by name
- * (explore, explore-graph-native): X(name) for each, X_FIXED(name) for
- * each zoo pattern's fixed twin (name##_fixed).
+ * (explore, explore-graph-native): the first macro for each name, the
+ * second for each zoo pattern's fixed twin (name##_fixed).  (No "X("
+ * in this comment: tests/explore/CMakeLists.txt reads the lists.)
  */
 #define EXPLORE_ALL_SCENARIOS(X, X_FIXED)	\
 	EXPLORE_SELF_SCENARIOS(X)		\
