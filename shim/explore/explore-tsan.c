@@ -262,8 +262,13 @@ static void site_lookup(struct tsan_site *s, const void *pc)
 		char *colon = strrchr(out, ':');
 
 		if (colon && out[0] != '?' && atoi(colon + 1) > 0) {
-			*colon = '\0';
-			snprintf(s->file, sizeof(s->file), "%s", out);
+			size_t n = (size_t)(colon - out);
+
+			/* a name longer than the site's field is cut */
+			if (n >= sizeof(s->file))
+				n = sizeof(s->file) - 1;
+			memcpy(s->file, out, n);
+			s->file[n] = '\0';
 			s->line = atoi(colon + 1);
 		}
 	}

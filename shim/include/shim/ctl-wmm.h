@@ -52,32 +52,35 @@ static inline bool shim_rmw_new(enum shim_rmw op, unsigned long long old,
 				unsigned int size, unsigned long long *nv)
 {
 	unsigned long long m = size >= 8 ? ~0ULL : (1ULL << (size * 8)) - 1;
+	unsigned long long v;
 
 	switch (op) {
 	case SHIM_RMW_ADD:
-		*nv = old + a;
+		v = old + a;
 		break;
 	case SHIM_RMW_XCHG:
-		*nv = a;
+		v = a;
 		break;
 	case SHIM_RMW_CMPXCHG:
 		if ((old & m) != (a & m))
 			return false;
-		*nv = b;
+		v = b;
 		break;
 	case SHIM_RMW_ADD_UNLESS:
 		if ((old & m) == (b & m))
 			return false;
-		*nv = old + a;
+		v = old + a;
 		break;
 	case SHIM_RMW_AND:
-		*nv = old & a;
+		v = old & a;
 		break;
 	case SHIM_RMW_OR:
-		*nv = old | a;
+		v = old | a;
 		break;
+	default:
+		return false;
 	}
-	*nv &= m;
+	*nv = v & m;
 	return true;
 }
 
