@@ -90,33 +90,6 @@ static void place(struct explorer *x, const struct graph *g, int a)
 	}
 }
 
-/* a's po-rf prefix: a, its thread's events before it, what they read... */
-static uint64_t porf(const struct graph *g, int a)
-{
-	uint64_t set = bit(a), todo = bit(a);
-
-	while (todo) {
-		int e = __builtin_ctzll(todo);
-		const struct graph_event *ev = &g->ev[e];
-
-		todo &= todo - 1;
-		if (ev->thread >= 0)
-			for (int k = 0; k < ev->po; k++) {
-				int p = g->tev[ev->thread][k];
-
-				if (p >= 0 && !(set & bit(p))) {
-					set |= bit(p);
-					todo |= bit(p);
-				}
-			}
-		if (ev->kind == GRAPH_READ && !(set & bit(ev->rf))) {
-			set |= bit(ev->rf);
-			todo |= bit(ev->rf);
-		}
-	}
-	return set;
-}
-
 /* Is @w the co-last placed write of its location among @among? */
 static bool co_last(const struct graph *g, int w, uint64_t among)
 {
@@ -213,11 +186,13 @@ static void move_to_end(struct graph *g, int r)
 }
 
 /*
- * a's dependency prefix: a, the events it depends on (graph_event.deps),
- * the writes they read, what those depend on...: what decides a's
- * location and value.  Without dependencies reported, a's po-rf prefix.
+ * a's prefix: a, the events of its thread before it (@by_deps: only
+ * those it depends on, graph_event.deps), the writes they read, and so
+ * on.  By dependencies, what decides a's location and value (without
+ * dependencies reported, deps is all ones: the po-rf prefix); else
+ * the po-rf prefix itself.
  */
-static uint64_t dep_prefix(const struct graph *g, int a)
+static uint64_t prefix_of(const struct graph *g, int a, bool by_deps)
 {
 	uint64_t set = bit(a), todo = bit(a);
 
@@ -230,7 +205,8 @@ static uint64_t dep_prefix(const struct graph *g, int a)
 			for (int k = 0; k < ev->po && k < 64; k++) {
 				int p = g->tev[ev->thread][k];
 
-				if (p >= 0 && (ev->deps & bit(k)) && !(set & bit(p))) {
+				if (p >= 0 && (!by_deps || (ev->deps & bit(k))) &&
+				    !(set & bit(p))) {
 					set |= bit(p);
 					todo |= bit(p);
 				}
@@ -255,7 +231,7 @@ static uint64_t dep_prefix(const struct graph *g, int a)
 static void revisits(struct explorer *x, const struct graph *g)
 {
 	int a = g->n - 1, loc = g->ev[a].loc;
-	uint64_t prefix = dep_prefix(g, a), lb = porf(g, a);
+	uint64_t prefix = prefix_of(g, a, true), lb = prefix_of(g, a, false);
 
 	for (int r = 0; r < a && !x->stop; r++) {
 		struct graph c;
